@@ -1,0 +1,1 @@
+print("hop-bench")

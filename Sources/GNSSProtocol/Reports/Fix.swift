@@ -1,0 +1,85 @@
+/// One position fix, with gpsd's TPV fields and units.
+///
+/// Every measurement is optional because receivers report them piecemeal: an absent value means "not reported",
+/// never zero. Units follow gpsd's `gpsd_json(5)`: degrees for angles, metres for distances and errors, metres per
+/// second for speeds, seconds for time errors.
+public struct Fix: Sendable, Hashable {
+    /// The kind of fix (TPV `mode`).
+    public var mode: FixMode
+    /// When the fix was taken, UTC (TPV `time`).
+    public var time: GNSSTime?
+    /// Latitude in degrees, positive north (TPV `lat`).
+    public var latitude: Double?
+    /// Longitude in degrees, positive east (TPV `lon`).
+    public var longitude: Double?
+    /// Height above the WGS84 ellipsoid in metres (TPV `altHAE`).
+    public var altitudeHAE: Double?
+    /// Height above mean sea level in metres (TPV `altMSL`).
+    public var altitudeMSL: Double?
+    /// Geoid separation, ellipsoid minus mean sea level, in metres (TPV `geoidSep`).
+    public var geoidSeparation: Double?
+    /// Speed over ground in metres per second (TPV `speed`).
+    public var speed: Double?
+    /// Course over ground in degrees from true north (TPV `track`).
+    public var track: Double?
+    /// Course over ground in degrees from magnetic north (TPV `magtrack`).
+    public var magneticTrack: Double?
+    /// Magnetic variation in degrees, positive east (TPV `magvar`).
+    public var magneticVariation: Double?
+    /// Vertical speed in metres per second, positive up (TPV `climb`).
+    public var climb: Double?
+    /// gpsd's fix status (TPV `status`: 2 DGPS, 3 RTK fixed, 4 RTK float, 5 dead reckoning, ...), when at least 2.
+    public var status: Int?
+    /// Estimated horizontal position error in metres (TPV `eph`).
+    public var eph: Double?
+    /// Estimated vertical error in metres (TPV `epv`).
+    public var epv: Double?
+    /// Estimated longitude error in metres (TPV `epx`).
+    public var epx: Double?
+    /// Estimated latitude error in metres (TPV `epy`).
+    public var epy: Double?
+    /// Estimated speed error in metres per second (TPV `eps`).
+    public var eps: Double?
+    /// Estimated climb error in metres per second (TPV `epc`).
+    public var epc: Double?
+    /// Estimated track error in degrees (TPV `epd`).
+    public var epd: Double?
+    /// Estimated time error in seconds (TPV `ept`).
+    public var ept: Double?
+    /// Estimated spherical (3D) position error in metres (TPV `sep`).
+    public var sep: Double?
+    /// The device that produced the fix, when known (TPV `device`).
+    public var device: String?
+
+    /// Creates a fix; every measurement defaults to "not reported".
+    public init(
+        mode: FixMode = .unknown,
+        time: GNSSTime? = nil,
+        latitude: Double? = nil,
+        longitude: Double? = nil,
+        altitudeHAE: Double? = nil,
+        altitudeMSL: Double? = nil,
+        geoidSeparation: Double? = nil,
+        speed: Double? = nil,
+        track: Double? = nil,
+        climb: Double? = nil,
+        device: String? = nil
+    ) {
+        self.mode = mode
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeHAE = altitudeHAE
+        self.altitudeMSL = altitudeMSL
+        self.geoidSeparation = geoidSeparation
+        self.speed = speed
+        self.track = track
+        self.climb = climb
+        self.device = device
+    }
+
+    /// The horizontal accuracy in metres, as CoreLocation names it: gpsd's `eph`.
+    public var horizontalAccuracy: Double? { eph }
+    /// The vertical accuracy in metres, as CoreLocation names it: gpsd's `epv`.
+    public var verticalAccuracy: Double? { epv }
+}

@@ -1,0 +1,10 @@
+/// The isolation domain of the registry and of the managers it holds.
+///
+/// A dedicated global actor rather than `@MainActor`: the daemon has no UI, and on Linux a hop to the main actor
+/// wakes the main thread, which costs tens of microseconds; a hop to this actor runs on the cooperative pool and
+/// costs tens of nanoseconds (see CONCURRENCY.md).
+@globalActor
+public actor RegistryActor {
+    /// The one instance all `@RegistryActor` code is isolated to.
+    public static let shared = RegistryActor()
+}

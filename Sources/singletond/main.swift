@@ -1,0 +1,4 @@
+import Glibc
+import SingletonDaemon
+
+exit(await Singletond.main(Array(CommandLine.arguments.dropFirst())))
