@@ -1,1 +1,48 @@
 import SingletonRegistry
+import Testing
+
+/// A Swift Testing trait that replaces shared managers for each test (or each case of a parameterised test).
+///
+/// ```swift
+/// @Test(.singletons { $0.longTaskManager = LongTaskManagerMock() })
+/// func usesTheMock() async throws { ... }
+/// ```
+///
+/// The replacement is a task-local override made with ``SingletonRegistry/withSingletons(_:isolation:operation:)``,
+/// so tests that run in parallel each see their own managers. When the test ends, the managers it replaced are
+/// shut down and the work they started is cancelled and awaited, so nothing runs on into the next test. Reads of a
+/// replaced manager from outside the test's task tree (a detached task, a Dispatch callback) are recorded as issues
+/// of the test, because such code silently saw the live manager instead of the replacement.
+public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
+    let configure: @RegistryActor @Sendable (AppSingletons) -> Void
+
+    /// Applied to a suite, the trait replaces managers for each test in it.
+    public var isRecursive: Bool { true }
+
+    /// Runs `function` inside an override scope and reports reads that escaped it.
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        await EscapedReadDetection.enable()
+        let (scope, failure) = await withSingletons(configure) { () async -> (SingletonScope?, (any Error)?) in
+            let scope = await SingletonScope.ofCurrentTask
+            do {
+                try await function()
+                return (scope, nil)
+            } catch {
+                return (scope, error)
+            }
+        }
+        if let scope { await EscapedReadDetection.recordIssues(for: scope) }
+        if let failure { throw failure }
+    }
+}
+
+extension Trait where Self == SingletonsTrait {
+    /// Replaces shared managers for the test: `configure` sets them on the test's copy of the container.
+    public static func singletons(_ configure: @escaping @RegistryActor @Sendable (AppSingletons) -> Void) -> Self {
+        SingletonsTrait(configure: configure)
+    }
+}

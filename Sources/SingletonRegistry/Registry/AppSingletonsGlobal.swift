@@ -1,0 +1,14 @@
+/// The process-wide container, the one ``appSingletons`` returns outside every override scope.
+@RegistryActor private var processWideSingletons = AppSingletons(locationManager: nil, longTaskManager: nil)
+
+/// The shared managers, as code reaches them.
+///
+/// Inside ``withSingletons(_:isolation:operation:)`` (or a test using the `.singletons` trait) this is the
+/// scope's container, for the scope's task and every child task and `Task {}` it starts; elsewhere it is the
+/// process-wide container. Assigning replaces the process-wide container, as the original seed's tests did:
+/// simple, but not safe for tests that run in parallel.
+@RegistryActor
+public var appSingletons: AppSingletons {
+    get { SingletonScope.current?.singletons ?? processWideSingletons }
+    set { processWideSingletons = newValue }
+}

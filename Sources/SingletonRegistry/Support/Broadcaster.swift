@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Fans values out to any number of `AsyncStream` subscribers, each with its own buffer.
+///
+/// Send from one isolation domain only (the managers send from ``RegistryActor``): sends are then serialised and
+/// every subscriber receives values in the order they were sent. A subscriber that stops iterating, or whose task
+/// is cancelled, is removed when its stream terminates.
+final class Broadcaster<Element: Sendable>: Sendable {
+    private struct State {
+        var nextID = 0
+        var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// The number of current subscribers.
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// A new subscription that first yields `initial`, when given, then every value sent after this call.
+    func subscribe(
+        initial: Element? = nil,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        if let initial { continuation.yield(initial) }
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Sends `value` to every subscriber; returns the results of the yields, for callers that count drops.
+    @discardableResult
+    func send(_ value: Element) -> [AsyncStream<Element>.Continuation.YieldResult] {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        return subscribers.map { $0.yield(value) }
+    }
+
+    /// Ends every subscription.
+    func finishAll() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+}

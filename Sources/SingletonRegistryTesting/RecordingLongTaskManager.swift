@@ -1,0 +1,30 @@
+import SingletonRegistry
+
+/// A ``SingletonRegistry/LongTaskManager`` for tests: ``doLongTask()`` completes at once and every call is counted.
+///
+/// The run still goes through the manager's state machine, so `isTaskDone`, `stateChanges()` and observers behave
+/// as with a real job. Subclass it to script something else.
+@RegistryActor
+open class RecordingLongTaskManager: LongTaskManager {
+    /// How many times ``doLongTask()`` was called.
+    public private(set) var doLongTaskCalls = 0
+    /// How many times ``shutdown()`` was called (the registry's lifecycle or an ending override scope).
+    public private(set) var shutdownCalls = 0
+
+    /// Creates a manager whose jobs finish at once.
+    public nonisolated override init(defaultJob: LongTask<Void>? = nil) {
+        super.init(defaultJob: defaultJob)
+    }
+
+    /// Counts the call and runs an instant job (or the ``SingletonRegistry/LongTaskManager/defaultJob``, if set).
+    open override func doLongTask() async throws {
+        doLongTaskCalls += 1
+        try await run(defaultJob ?? LongTask(name: "recorded") { _ in })
+    }
+
+    /// Counts the call and shuts down as the real manager does.
+    open override func shutdown() async {
+        shutdownCalls += 1
+        await super.shutdown()
+    }
+}

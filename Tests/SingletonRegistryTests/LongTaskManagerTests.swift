@@ -1,0 +1,138 @@
+import SingletonRegistry
+import Synchronization
+import Testing
+
+/// One job at a time, joined runs, progress, cancellation, and an actor that stays responsive.
+@Suite struct LongTaskManagerTests {
+    /// A job that runs until released, counting how often it started.
+    final class Gate: Sendable {
+        let starts = Atomic<Int>(0)
+        let (started, startedSignal) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
+
+        func body() async throws -> Int {
+            let count = starts.add(1, ordering: .relaxed).newValue
+            startedSignal.yield()
+            for await _ in release { break }
+            try Task.checkCancellation()
+            return count
+        }
+
+        func job(named name: String = "gated") -> LongTask<Int> {
+            LongTask(name: name) { _ in try await self.body() }
+        }
+
+        func waitUntilStarted() async {
+            for await _ in started { return }
+        }
+    }
+
+    @Test @RegistryActor
+    func aSecondDoLongTaskJoinsTheRunningOne() async throws {
+        let gate = Gate()
+        let manager = LongTaskManager(defaultJob: LongTask(name: "default") { _ in _ = try await gate.body() })
+        async let first: Void = manager.doLongTask()
+        await gate.waitUntilStarted()
+        async let second: Void = manager.doLongTask()
+        await Task.yield()
+        gate.releaseSignal.yield()
+        try await first
+        try await second
+        #expect(gate.starts.load(ordering: .relaxed) == 1)
+        #expect(manager.isTaskDone)
+    }
+
+    /// Counts the jobs running at once and the most that ever did.
+    final class Overlap: Sendable {
+        private let counts = Mutex((now: 0, most: 0))
+        var most: Int { counts.withLock { $0.most } }
+
+        func job(_ name: String) -> LongTask<Void> {
+            LongTask(name: name) { _ in
+                self.counts.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
+                for _ in 0..<50 { await Task.yield() }
+                self.counts.withLock { $0.now -= 1 }
+            }
+        }
+    }
+
+    @Test func differentJobsRunOneAtATime() async throws {
+        let manager = LongTaskManager()
+        let overlap = Overlap()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<8 { group.addTask { try await manager.run(overlap.job("job \(i)")) } }
+            try await group.waitForAll()
+        }
+        #expect(overlap.most == 1)
+    }
+
+    @Test @RegistryActor
+    func cancelEndsTheRunningJobAsCancelled() async throws {
+        let gate = Gate()
+        let manager = LongTaskManager()
+        let run = Task { try await manager.run(gate.job()) }
+        await gate.waitUntilStarted()
+        #expect(manager.state == .running(name: "gated", progress: 0))
+        manager.cancel()
+        gate.releaseSignal.yield()
+        await #expect(throws: CancellationError.self) { try await run.value }
+        #expect(manager.state == .cancelled(name: "gated"))
+        #expect(!manager.isTaskDone)
+    }
+
+    @Test @RegistryActor
+    func progressReportsReachTheState() async throws {
+        let manager = LongTaskManager()
+        let changes = manager.stateChanges()
+        try await manager.run(
+            LongTask(name: "steps") { progress in
+                for step in 1...4 { await progress.report(Double(step) / 4) }
+            })
+        var progress: [Double] = []
+        for await state in changes {
+            if case .running(_, let value) = state { progress.append(value) }
+            if state.isTaskDone { break }
+        }
+        #expect(progress == [0, 0.25, 0.5, 0.75, 1])
+        #expect(manager.progress == 1)
+    }
+
+    @Test @RegistryActor
+    func aFailingJobIsReportedAsFailed() async {
+        struct Broken: Error, CustomStringConvertible { var description: String { "receiver unplugged" } }
+        let manager = LongTaskManager()
+        await #expect(throws: Broken.self) { try await manager.run(LongTask(name: "survey") { _ in throw Broken() }) }
+        #expect(manager.state == .failed(name: "survey", message: "receiver unplugged"))
+    }
+
+    @Test @RegistryActor
+    func doLongTaskWithoutADefaultJobSaysSo() async {
+        await #expect(throws: LongTaskError.noDefaultJob) { try await LongTaskManager().doLongTask() }
+    }
+
+    /// The job computes on the cooperative pool until a state read on the registry's actor has answered; were
+    /// the work on the actor, the read could only answer after the job, and the job would report `false`.
+    @Test func theActorAnswersWhileAJobComputes() async throws {
+        let answered = Atomic<Bool>(false)
+        let manager = LongTaskManager()
+        let job = LongTask<Bool>(name: "compute") { _ in
+            var x: UInt64 = 1
+            var steps = 0
+            while steps < 2_000_000_000, !answered.load(ordering: .acquiring) {
+                x = x &* 6_364_136_223_846_793_005 &+ 1
+                steps += 1
+            }
+            return answered.load(ordering: .acquiring) && x != 0
+        }
+        async let sawAnswer = manager.run(job)
+        let observedRunning = await Task { @RegistryActor in
+            for await state in manager.stateChanges() {
+                if state.isRunning { return true }
+                if state != .idle { return false }
+            }
+            return false
+        }.value
+        answered.store(observedRunning, ordering: .releasing)
+        #expect(try await sawAnswer)
+    }
+}

@@ -1,0 +1,64 @@
+import Observation
+import SingletonRegistry
+import Testing
+
+/// Observers see every state change of the long-task manager, in order, and end on the true final state.
+@Suite struct LongTaskOrderingTests {
+    static let runs = 2_000
+
+    @Test @RegistryActor
+    func everyTransitionOfThousandsOfRunsArrivesInOrder() async throws {
+        let manager = LongTaskManager()
+        let changes = manager.stateChanges()
+        for i in 0..<Self.runs {
+            try await manager.run(LongTask(name: "job \(i)") { progress in await progress.report(0.5) })
+        }
+        var expected: [LongTaskState] = [.idle]
+        for i in 0..<Self.runs {
+            expected += [
+                .running(name: "job \(i)", progress: 0), .running(name: "job \(i)", progress: 0.5),
+                .finished(name: "job \(i)"),
+            ]
+        }
+        var seen: [LongTaskState] = []
+        for await state in changes {
+            seen.append(state)
+            if seen.count == expected.count { break }
+        }
+        #expect(seen == expected)
+        #expect(manager.isTaskDone)
+    }
+
+    @Test @RegistryActor
+    func observationsEndOnTheFinalValue() async throws {
+        let manager = LongTaskManager()
+        let observed = Observations { manager.state }
+        let watcher = Task { @RegistryActor in
+            for await state in observed where state == .finished(name: "last") { return state }
+            return manager.state
+        }
+        for i in 0..<Self.runs {
+            try await manager.run(LongTask(name: "job \(i)") { _ in })
+        }
+        try await manager.run(LongTask(name: "last") { _ in })
+        #expect(await watcher.value == .finished(name: "last"))
+        #expect(manager.isTaskDone)
+    }
+
+    @Test @RegistryActor
+    func withObservationTrackingFiresOnIsTaskDone() async throws {
+        let manager = LongTaskManager()
+        let (fired, signal) = AsyncStream.makeStream(of: Void.self)
+        withObservationTracking {
+            _ = manager.isTaskDone
+        } onChange: {
+            signal.yield()
+            signal.finish()
+        }
+        #expect(!manager.isTaskDone)
+        try await manager.run(LongTask(name: "one") { _ in })
+        var iterator = fired.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        #expect(manager.isTaskDone)
+    }
+}
