@@ -15,6 +15,7 @@ import Testing
 /// of the test, because such code silently saw the live manager instead of the replacement.
 public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @RegistryActor @Sendable (AppSingletons) -> Void
+    let sourceLocation: SourceLocation
 
     /// Applied to a suite, the trait replaces managers for each test in it.
     public var isRecursive: Bool { true }
@@ -35,14 +36,19 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
                 return (scope, error)
             }
         }
-        if let scope { await EscapedReadDetection.recordIssues(for: scope) }
+        if let scope { await EscapedReadDetection.recordIssues(for: scope, sourceLocation: sourceLocation) }
         if let failure { throw failure }
     }
 }
 
 extension Trait where Self == SingletonsTrait {
     /// Replaces shared managers for the test: `configure` sets them on the test's copy of the container.
-    public static func singletons(_ configure: @escaping @RegistryActor @Sendable (AppSingletons) -> Void) -> Self {
-        SingletonsTrait(configure: configure)
+    ///
+    /// Escaped reads are reported at `sourceLocation`, the place the trait is applied.
+    public static func singletons(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ configure: @escaping @RegistryActor @Sendable (AppSingletons) -> Void
+    ) -> Self {
+        SingletonsTrait(configure: configure, sourceLocation: sourceLocation)
     }
 }
