@@ -1,0 +1,38 @@
+import GNSSProtocol
+import Synchronization
+
+/// The set of ``LocationManager/updates(bufferSize:)`` subscribers.
+///
+/// It holds each subscription weakly: a subscriber that drops its sequence and iterator (stops iterating) is
+/// removed on the next send, without telling anyone.
+final class FixFanOut: Sendable {
+    private struct Entry {
+        weak var subscription: FixSubscription?
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    /// The number of live subscribers.
+    var count: Int {
+        entries.withLock { entries in
+            entries.removeAll { $0.subscription == nil }
+            return entries.count
+        }
+    }
+
+    /// Adds a subscriber with a buffer of `capacity` fixes.
+    func subscribe(capacity: Int) -> FixSubscription {
+        let subscription = FixSubscription(capacity: capacity)
+        entries.withLock { $0.append(Entry(subscription: subscription)) }
+        return subscription
+    }
+
+    /// Offers `fix` to every live subscriber.
+    func send(_ fix: Fix) {
+        let live: [FixSubscription] = entries.withLock { entries in
+            entries.removeAll { $0.subscription == nil }
+            return entries.compactMap(\.subscription)
+        }
+        for subscription in live { subscription.offer(fix) }
+    }
+}

@@ -1,0 +1,50 @@
+/// Where ``LocationManager`` reads positions from.
+public enum LocationSource: Sendable, Hashable, CustomStringConvertible {
+    /// A gpsd server speaking its JSON protocol (default `127.0.0.1:2947`). Reconnects when lost.
+    case gpsd(host: String = "127.0.0.1", port: UInt16 = 2947)
+    /// NMEA 0183 from a file or FIFO, replayed with `pacing`. Ends at the end of the file.
+    case nmeaFile(path: String, pacing: ReplayPacing = .asFastAsPossible)
+    /// NMEA 0183 from the process's standard input. Ends when it closes.
+    case nmeaStandardInput
+    /// NMEA 0183 from a serial receiver at `baud` bits per second (raw 8N1, exclusive open). Reopens the device
+    /// when it goes away (unplugged) and comes back.
+    case nmeaSerial(path: String, baud: Int)
+    /// NMEA 0183 served over TCP (phones, boat networks). Reconnects when lost.
+    case nmeaTCP(host: String, port: UInt16)
+    /// NMEA 0183 held in memory, replayed with `pacing`, over and over when `loops` is set; when looping, the fix
+    /// times of each pass continue from where the last pass ended, so they keep moving forward.
+    case nmeaReplay(name: String, bytes: [UInt8], pacing: ReplayPacing, loops: Bool)
+
+    /// How logs and states name the source, e.g. `gpsd 127.0.0.1:2947` or `NMEA /dev/ttyUSB0 @ 9600`.
+    public var description: String {
+        switch self {
+        case .gpsd(let host, let port): "gpsd \(Self.address(host, port))"
+        case .nmeaFile(let path, _): "NMEA file \(path)"
+        case .nmeaStandardInput: "NMEA standard input"
+        case .nmeaSerial(let path, let baud): "NMEA \(path) @ \(baud)"
+        case .nmeaTCP(let host, let port): "NMEA tcp \(Self.address(host, port))"
+        case .nmeaReplay(let name, _, _, _): "NMEA replay \(name)"
+        }
+    }
+
+    /// Whether losing the source (or failing to reach it at first) leads to retries rather than failure.
+    public var reconnects: Bool {
+        switch self {
+        case .gpsd, .nmeaTCP, .nmeaSerial: true
+        case .nmeaFile, .nmeaStandardInput, .nmeaReplay: false
+        }
+    }
+
+    /// Whether a failure to open the source at start is retried (network peers) or reported at once (files and
+    /// devices, where the error is almost always a wrong path or missing permission).
+    public var retriesFirstOpen: Bool {
+        switch self {
+        case .gpsd, .nmeaTCP: true
+        case .nmeaFile, .nmeaStandardInput, .nmeaSerial, .nmeaReplay: false
+        }
+    }
+
+    static func address(_ host: String, _ port: UInt16) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
