@@ -47,8 +47,9 @@ struct GPSDFields {
     func int(_ key: String) throws(GPSDDecodingError) -> Int? {
         guard let v = value(key) else { return nil }
         guard case .number(let n) = v else { throw wrongType(key, "an integer", v) }
-        guard let i = Int(exactly: n) else { throw invalid(key, "\(n) is not an integer") }
-        return i
+        // Checked by conversion rather than `Int(exactly:)`, which would pull in libm.
+        guard n > -9.0e18, n < 9.0e18, Double(Int(n)) == n else { throw invalid(key, "\(n) is not an integer") }
+        return Int(n)
     }
 
     func string(_ key: String) throws(GPSDDecodingError) -> String? {
