@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Reads a ``ByteChannel`` on a dedicated thread and hands each chunk to a callback, until the source ends, fails,
+/// or ``stop()`` is called.
+///
+/// The thread sleeps in `poll(2)` on the channel and on a wake-up pipe, so an idle source costs no CPU and ``stop()``
+/// takes effect at once, even when no byte ever arrives. The callback runs on the reader thread, one event at a
+/// time, and must return quickly: hand the bytes on (to an actor, a stream) rather than process them there.
+public final class ByteReader: Sendable {
+    /// The channel being read; the reader keeps it open while it runs.
+    public let channel: ByteChannel
+    /// The most bytes one ``ByteReaderEvent/data(_:)`` carries.
+    public let chunkSize: Int
+    private let wake = WakePipe()
+    private let state = Mutex(State())
+    private let dropped = Mutex(0)
+
+    private struct State {
+        var started = false
+        var stopRequested = false
+    }
+
+    /// Creates a reader for `channel`; nothing is read until ``start(_:)``.
+    public init(channel: ByteChannel, chunkSize: Int = 4_096) {
+        self.channel = channel
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// Starts the reader thread, which calls `handler` with every chunk and finally with one
+    /// ``ByteReaderEvent/finished(_:)``. A reader starts once; later calls do nothing.
+    public func start(_ handler: @escaping @Sendable (ByteReaderEvent) -> Void) {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        let thread = Thread { [self] in run(handler) }
+        thread.name = "ByteReader \(channel.source)"
+        thread.start()
+    }
+
+    /// Asks the reader to stop; it delivers ``ByteReaderEnd/stopped`` promptly unless it has already finished.
+    /// Safe to call from any thread, any number of times, before or after ``start(_:)``.
+    public func stop() {
+        state.withLock { $0.stopRequested = true }
+        wake.signal()
+    }
+
+    /// Starts the reader and returns its events as a stream that ends after ``ByteReaderEvent/finished(_:)``.
+    ///
+    /// When the consumer falls more than `bufferLimit` events behind, the oldest chunks are dropped (and counted
+    /// in ``droppedChunkCount``) so memory stays bounded; the final event is never dropped. Ending the iteration
+    /// (or cancelling its task) stops the reader.
+    public func events(bufferLimit: Int = 256) -> AsyncStream<ByteReaderEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ByteReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
+        continuation.onTermination = { [self] _ in stop() }
+        start { [self] event in
+            if case .dropped = continuation.yield(event) { dropped.withLock { $0 += 1 } }
+            if case .finished = event { continuation.finish() }
+        }
+        return stream
+    }
+
+    /// How many chunks ``events(bufferLimit:)`` dropped because its consumer fell behind.
+    public var droppedChunkCount: Int { dropped.withLock { $0 } }
+
+    private var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    private func run(_ handler: @Sendable (ByteReaderEvent) -> Void) {
+        handler(.finished(readLoop(handler)))
+    }
+
+    private func readLoop(_ handler: @Sendable (ByteReaderEvent) -> Void) -> ByteReaderEnd {
+        let fd = channel.fileDescriptor
+        let name = channel.source.description
+        guard wake.readEnd >= 0 else { return .failed(SourceError(.read, source: name, errorNumber: wake.creationError)) }
+        let isSerial = if case .serial = channel.source { true } else { false }
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var fds = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            if stopRequested { return .stopped }
+            fds[0].revents = 0
+            fds[1].revents = 0
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return .failed(SourceError(.read, source: name, errorNumber: errno))
+            }
+            if fds[1].revents != 0 { return .stopped }
+            let events = Int32(fds[0].revents)
+            if events == 0 { continue }
+            if events & Int32(POLLNVAL) != 0 { return .failed(SourceError(.read, source: name, errorNumber: EBADF)) }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                handler(.data(Array(buffer[0..<count])))
+                continue
+            }
+            if count == 0 { return isSerial ? .hangUp : .endOfFile }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK:
+                // Readiness without data; a hang-up or error flag here would otherwise spin.
+                if events & Int32(POLLHUP | POLLERR) != 0 { return isSerial ? .hangUp : .endOfFile }
+            case EIO where isSerial: return .hangUp
+            default: return .failed(SourceError(.read, source: name, errorNumber: code))
+            }
+        }
+    }
+}
