@@ -1,10 +1,14 @@
-/// Learns which sentence type ends a receiver's fix cycle, the way gpsd does.
+/// Learns which sentence type ends a receiver's fix cycle, the way gpsd does, but only trusts a steady one.
 ///
-/// A cycle starts when a timestamped sentence carries a new time (more than 10 ms from the cycle's time); the
-/// timestamped sentence type seen just before is then marked as a cycle ender. When an ender arrives again, the
-/// cycle is complete and its fix is reported at once.
+/// A cycle starts when a timestamped sentence (GGA, RMC, GLL, GNS) carries a new time (more than 10 ms from the
+/// cycle's time); the timestamped sentence type seen just before ended the previous cycle. gpsd marks every such
+/// type as a cycle ender for good and reports whenever one arrives, so a receiver whose order jitters gets
+/// several reports per cycle, early ones incomplete. Here a type becomes the ender once it has ended two cycles
+/// in a row, and stops being it as soon as another type ends a cycle; until then cycles are reported when the
+/// next one begins.
 struct CycleDetector: Sendable {
-    private var enders: UInt16 = 0
+    private var candidate: NMEASentenceType?
+    private var streak = 0
     private var lastTimed: NMEASentenceType?
     /// The time of day (ms) of the current cycle, once a timestamped sentence has been seen.
     private(set) var cycleTime: Int?
@@ -19,11 +23,18 @@ struct CycleDetector: Sendable {
         var delta = timeOfDay - current
         if delta < 0 { delta = -delta }
         guard delta > 10 else { return false }
-        if let last = lastTimed { enders |= last.bit }
+        if let last = lastTimed {
+            if last == candidate {
+                streak = Swift.min(streak + 1, 2)
+            } else {
+                candidate = last
+                streak = 1
+            }
+        }
         cycleTime = timeOfDay
         return true
     }
 
-    /// Whether `type` has been learned as a cycle ender.
-    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { enders & type.bit != 0 }
+    /// Whether `type` is the learned cycle ender.
+    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { streak >= 2 && type == candidate }
 }

@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Merges the sentences of one fix cycle into one ``Fix`` and reports it once per cycle.
 ///
-/// Timestamped sentences (GGA, RMC, GLL, GNS, ZDA) drive the ``CycleDetector``; the others (GSA, VTG) add to the
+/// Timestamped sentences (GGA, RMC, GLL, GNS) drive the ``CycleDetector``; the others (GSA, VTG) add to the
 /// cycle in progress. A fix is reported when the learned cycle ender arrives, or, before one is learned (the first
 /// cycle, which gpsd never reports) or when it goes missing, as soon as the next cycle begins.
 struct EpochAssembler: Sendable {
@@ -45,14 +51,47 @@ struct EpochAssembler: Sendable {
     }
 
     private mutating func report(_ emit: (NMEAEvent) -> Void) {
+        // As gpsd reports it: no position, speed or track without a fix, no altitude without a 3D fix.
+        if fix.mode < .twoD {
+            fix.latitude = nil
+            fix.longitude = nil
+            fix.speed = nil
+            fix.track = nil
+            fix.magneticTrack = nil
+            fix.status = nil
+        }
+        if fix.mode < .threeD {
+            fix.altitudeHAE = nil
+            fix.altitudeMSL = nil
+            fix.climb = nil
+        }
         if fix.mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time, let t1 = fix.time,
             let a0 = prev.altitudeMSL, let a1 = fix.altitudeMSL, t1 > t0
         {
             fix.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         }
+        // As gpsd: without a reported speed, derive it from the distance to the last reported position.
+        if fix.speed == nil, fix.mode >= .twoD, let prev = previous, prev.mode >= .twoD, let t0 = prev.time,
+            let t1 = fix.time, t1 > t0, let lat0 = prev.latitude, let lon0 = prev.longitude,
+            let lat1 = fix.latitude, let lon1 = fix.longitude
+        {
+            let seconds = Double(t1.millisecondsSince1970 - t0.millisecondsSince1970) / 1_000
+            fix.speed = Self.distance(lat0, lon0, lat1, lon1) / seconds
+        }
         reported = true
         previous = fix
         emit(.fix(fix))
+    }
+
+    /// The great-circle distance in metres between two positions in degrees (haversine, WGS84 mean radius).
+    static func distance(_ lat0: Double, _ lon0: Double, _ lat1: Double, _ lon1: Double) -> Double {
+        let r = Double.pi / 180
+        let dLat = (lat1 - lat0) * r
+        let dLon = (lon1 - lon0) * r
+        let sLat = sin(dLat / 2)
+        let sLon = sin(dLon / 2)
+        let a = sLat * sLat + cos(lat0 * r) * cos(lat1 * r) * sLon * sLon
+        return 2 * 6_371_009 * asin(min(1, a.squareRoot()))
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
@@ -135,17 +174,20 @@ struct EpochAssembler: Sendable {
         if let tod = f.timeOfDay(1) { timestamp(.gga, timeOfDay: tod, emit: emit) }
         let quality = f.isEmpty(6) ? -1 : f.leadingInt(6)
         let satellites = f.leadingInt(7)
-        if quality > 0, let (lat, lon) = Self.position(f, 2) {
+        // As gpsd: the position and altitude are kept whatever the quality, but quality 0 or fewer than 3
+        // satellites used (or none stated) is no fix, and 3D needs an altitude and 4 satellites.
+        if let (lat, lon) = Self.position(f, 2) {
             setPosition(latitude: lat, longitude: lon)
             var mode = FixMode.twoD
             if let alt = f.double(9) {
                 fix.altitudeMSL = alt
-                if satellites >= 4 || f.isEmpty(7) { mode = .threeD }
+                if satellites >= 4 { mode = .threeD }
             }
             if let sep = f.double(11) { fix.geoidSeparation = sep }
             if let msl = fix.altitudeMSL, let sep = fix.geoidSeparation { fix.altitudeHAE = msl + sep }
+            if quality == 0 || satellites < 3 { mode = .noFix }
             setMode(mode)
-            fix.status = Self.status(ggaQuality: quality)
+            if let s = Self.status(ggaQuality: quality) { fix.status = s }
         } else {
             setMode(.noFix)
         }
@@ -266,8 +308,11 @@ struct EpochAssembler: Sendable {
         guard let tod = f.timeOfDay(1), let day = f.int(2), let month = f.int(3), let year = f.int(4),
             clock.setDate(year: year, month: month, day: day, timeOfDay: tod)
         else { return false }
-        timestamp(.zda, timeOfDay: tod, emit: emit)
-        endIfEnder(.zda, emit: emit)
+        // As in gpsd 3.22, ZDA dates the cycle but takes no part in finding its end: receivers send it at
+        // irregular points of the cycle (once per second in a 2 Hz stream, for one).
+        if detector.cycleTime == nil || detector.cycleTime == tod, let time = clock.resolve(timeOfDay: tod) {
+            fix.time = time
+        }
         return true
     }
 }
