@@ -6,6 +6,7 @@ public enum Singletond {
     /// Runs the command line `arguments` (without the program name) and returns the process exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
         switch arguments.first {
+        case "decode": return DecodeCommand.run(Array(arguments.dropFirst()))
         case "--version":
             print("singletond \(version)")
             return 0

@@ -1,0 +1,40 @@
+/// Learns which sentence type ends a receiver's fix cycle, the way gpsd does, but only trusts a steady one.
+///
+/// A cycle starts when a timestamped sentence (GGA, RMC, GLL, GNS) carries a new time (more than 10 ms from the
+/// cycle's time); the timestamped sentence type seen just before ended the previous cycle. gpsd marks every such
+/// type as a cycle ender for good and reports whenever one arrives, so a receiver whose order jitters gets
+/// several reports per cycle, early ones incomplete. Here a type becomes the ender once it has ended two cycles
+/// in a row, and stops being it as soon as another type ends a cycle; until then cycles are reported when the
+/// next one begins.
+struct CycleDetector: Sendable {
+    private var candidate: NMEASentenceType?
+    private var streak = 0
+    private var lastTimed: NMEASentenceType?
+    /// The time of day (ms) of the current cycle, once a timestamped sentence has been seen.
+    private(set) var cycleTime: Int?
+
+    /// Registers a timestamped sentence; returns `true` when it starts a new cycle.
+    mutating func timestamp(_ type: NMEASentenceType, timeOfDay: Int) -> Bool {
+        defer { lastTimed = type }
+        guard let current = cycleTime else {
+            cycleTime = timeOfDay
+            return true
+        }
+        var delta = timeOfDay - current
+        if delta < 0 { delta = -delta }
+        guard delta > 10 else { return false }
+        if let last = lastTimed {
+            if last == candidate {
+                streak = Swift.min(streak + 1, 2)
+            } else {
+                candidate = last
+                streak = 1
+            }
+        }
+        cycleTime = timeOfDay
+        return true
+    }
+
+    /// Whether `type` is the learned cycle ender.
+    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { streak >= 2 && type == candidate }
+}

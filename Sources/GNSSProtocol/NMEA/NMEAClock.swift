@@ -1,0 +1,54 @@
+/// Turns NMEA times of day and dates into full UTC instants.
+///
+/// GGA, GLL and GNS carry only a time of day; RMC adds a two-digit-year date and ZDA a four-digit-year date. The
+/// clock keeps the last date and rolls it over at midnight.
+///
+/// Century rule for RMC's two-digit year: once a ZDA has given a four-digit year, its century is used (moving to
+/// the next century when the year goes from 99 to 00); before any ZDA, years 80–99 are 1980–1999 and 00–79 are
+/// 2000–2079 (GPS began in 1980). Unlike gpsd we never move dates forward by 1024 weeks.
+struct NMEAClock: Sendable {
+    /// Days since 1970-01-01 of the current date, once a date has been seen.
+    private(set) var day: Int?
+    private var lastTimeOfDay: Int?
+    private var zdaCentury: Int?
+    private var lastYear: Int?
+
+    /// The instant for `timeOfDay` (ms since midnight) on the current date, rolling the date over at midnight;
+    /// `nil` until a date is known.
+    mutating func resolve(timeOfDay: Int) -> GNSSTime? {
+        if let last = lastTimeOfDay, timeOfDay + 43_200_000 < last, day != nil {
+            day! += 1
+        }
+        lastTimeOfDay = timeOfDay
+        guard let day else { return nil }
+        return GNSSTime(millisecondsSince1970: Int64(day) * 86_400_000 + Int64(timeOfDay))
+    }
+
+    /// Sets the date from RMC's `ddmmyy` digits; returns `false` when they are not a date.
+    mutating func setDate(day d: Int, month: Int, twoDigitYear yy: Int, timeOfDay: Int) -> Bool {
+        guard (1...12).contains(month), (1...31).contains(d), (0...99).contains(yy) else { return false }
+        var year: Int
+        if let century = zdaCentury {
+            year = century + yy
+            if let last = lastYear, last % 100 == 99, yy == 0 { year += 100 }
+        } else {
+            year = yy >= 80 ? 1900 + yy : 2000 + yy
+        }
+        set(year: year, month: month, day: d, timeOfDay: timeOfDay)
+        return true
+    }
+
+    /// Sets the date from ZDA's four-digit year; returns `false` when the fields are not a date.
+    mutating func setDate(year: Int, month: Int, day d: Int, timeOfDay: Int) -> Bool {
+        guard (1...12).contains(month), (1...31).contains(d), (1980...2200).contains(year) else { return false }
+        zdaCentury = year - year % 100
+        set(year: year, month: month, day: d, timeOfDay: timeOfDay)
+        return true
+    }
+
+    private mutating func set(year: Int, month: Int, day d: Int, timeOfDay: Int) {
+        day = GNSSTime.daysFromCivil(year: year, month: month, day: d)
+        lastYear = year
+        lastTimeOfDay = timeOfDay
+    }
+}

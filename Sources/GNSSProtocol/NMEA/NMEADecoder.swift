@@ -1,0 +1,64 @@
+/// A streaming NMEA 0183 decoder that agrees with gpsd: bytes in, one ``Fix`` per fix cycle and ``SkyView``s out.
+///
+/// A value type with no isolation and no Foundation: feed it chunks of any size from whatever context owns it.
+/// Complete sentences are parsed in place; once warmed up the decoder allocates nothing per sentence (a sky view
+/// shares its satellite array with the decoder until one of them changes it).
+///
+/// ```swift
+/// var decoder = NMEADecoder()
+/// decoder.feed(bytes) { event in print(event) }
+/// decoder.finish { event in print(event) }
+/// ```
+public struct NMEADecoder: Sendable {
+    private var framer = NMEAFramer()
+    private var sentences: NMEASentenceDecoder
+
+    /// Creates a decoder; `device` is copied into every fix and sky view (TPV/SKY `device`).
+    public init(device: String? = nil) {
+        sentences = NMEASentenceDecoder(device: device)
+    }
+
+    /// What the decoder has seen so far.
+    public var statistics: NMEAStatistics {
+        var s = sentences.counts
+        let f = framer.statistics
+        s.sentences = f.sentences
+        s.tooLong = f.tooLong
+        s.truncated = f.truncated
+        s.noiseBytes = f.noiseBytes
+        s.comments = f.comments
+        return s
+    }
+
+    /// Decodes `bytes`, calling `emit` for every fix and sky view they complete.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (NMEAEvent) -> Void) {
+        framer.feed(bytes, into: &sentences, emit: emit)
+    }
+
+    /// Decodes a collection of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` ...).
+    public mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes, emit: (NMEAEvent) -> Void) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            framer.feed(UnsafeRawBufferPointer(buffer), into: &sentences, emit: emit)
+        }
+        if done == nil {
+            Array(bytes).withUnsafeBytes { framer.feed($0, into: &sentences, emit: emit) }
+        }
+    }
+
+    /// Ends the input: decodes a last sentence that lacks a line end and reports the cycle in progress.
+    public mutating func finish(emit: (NMEAEvent) -> Void) {
+        framer.finish(into: &sentences, emit: emit)
+        sentences.finish(emit: emit)
+    }
+
+    /// Decodes a whole input at once: every event in order, the last cycle included, and the statistics.
+    public static func decode(_ bytes: [UInt8], device: String? = nil) -> (
+        events: [NMEAEvent], statistics: NMEAStatistics
+    ) {
+        var decoder = NMEADecoder(device: device)
+        var events: [NMEAEvent] = []
+        decoder.feed(bytes) { events.append($0) }
+        decoder.finish { events.append($0) }
+        return (events, decoder.statistics)
+    }
+}

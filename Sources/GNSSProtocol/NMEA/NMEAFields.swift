@@ -1,0 +1,211 @@
+/// The comma-separated fields of one framed sentence, read in place without copying.
+///
+/// Field 0 is the address (`GPGGA`); the checksum is not a field. Indexing past the last field yields an empty
+/// field, as gpsd does, so that parsers can read optional trailing fields without counting.
+struct NMEAFields {
+    /// The first byte of the sentence body (just after `$`).
+    let base: UnsafePointer<UInt8>
+    /// Start and end offsets of each field, two entries per field, on the stack.
+    private var bounds: InlineArray<96, Int32>
+    /// The number of fields, address included.
+    private(set) var count: Int
+
+    /// The most fields kept; later ones read as empty.
+    static let capacity = 48
+
+    /// Splits `body` (the bytes between `$` and `*`) on commas.
+    init(_ body: UnsafeBufferPointer<UInt8>) {
+        let base = body.baseAddress!
+        let capacity = Self.capacity
+        var bounds = InlineArray<96, Int32>(repeating: 0)
+        var count = 0
+        var start = 0
+        var i = 0
+        let n = body.count
+        while i < n {
+            if base[i] == 0x2C {
+                if count < capacity {
+                    bounds[2 * count] = Int32(start)
+                    bounds[2 * count + 1] = Int32(i)
+                    count += 1
+                }
+                start = i + 1
+            }
+            i += 1
+        }
+        if count < capacity {
+            bounds[2 * count] = Int32(start)
+            bounds[2 * count + 1] = Int32(n)
+            count += 1
+        }
+        self.base = base
+        self.bounds = bounds
+        self.count = count
+    }
+
+    @inline(__always) private func range(_ i: Int) -> (Int, Int) {
+        i < count ? (Int(bounds[2 * i]), Int(bounds[2 * i + 1])) : (0, 0)
+    }
+
+    /// The length of field `i` in bytes (0 when absent).
+    @inline(__always) func length(_ i: Int) -> Int {
+        let (s, e) = range(i)
+        return e - s
+    }
+
+    /// Whether field `i` is empty or absent.
+    @inline(__always) func isEmpty(_ i: Int) -> Bool { length(i) == 0 }
+
+    /// The first byte of field `i`, or 0 when the field is empty.
+    @inline(__always) func first(_ i: Int) -> UInt8 {
+        let (s, e) = range(i)
+        return s < e ? base[s] : 0
+    }
+
+    /// Byte `k` of field `i`; the caller checks `length(i)`.
+    @inline(__always) func byte(_ i: Int, _ k: Int) -> UInt8 { base[Int(bounds[2 * i]) + k] }
+
+    /// Field `i` as a decimal number (`-12.5`, `+3`, `.5`), or `nil` when empty or not a number.
+    ///
+    /// The result is correctly rounded for up to 15 significant digits, as `strtod` would give.
+    func double(_ i: Int) -> Double? {
+        let (s, e) = range(i)
+        return NMEAFields.parseDouble(base, s, e)
+    }
+
+    /// Field `i` as a non-negative or negative integer, or `nil` when empty or not an integer.
+    func int(_ i: Int) -> Int? {
+        let (s, e) = range(i)
+        guard s < e else { return nil }
+        var k = s
+        var negative = false
+        if base[k] == 0x2D || base[k] == 0x2B {
+            negative = base[k] == 0x2D
+            k += 1
+        }
+        guard k < e, e - k <= 9 else { return nil }
+        var v = 0
+        while k < e {
+            let d = Int(base[k]) &- 48
+            guard d >= 0, d <= 9 else { return nil }
+            v = v * 10 + d
+            k += 1
+        }
+        return negative ? -v : v
+    }
+
+    /// Field `i` as a leading integer, ignoring what follows the digits (C's `atoi`); 0 when there is none.
+    func leadingInt(_ i: Int) -> Int {
+        let (s, e) = range(i)
+        var k = s
+        var v = 0
+        while k < e, k - s < 9 {
+            let d = Int(base[k]) &- 48
+            guard d >= 0, d <= 9 else { break }
+            v = v * 10 + d
+            k += 1
+        }
+        return v
+    }
+
+    /// An NMEA angle `DDDMM.mmmm` in field `i` as degrees (unsigned), or `nil`; a decimal point is required.
+    ///
+    /// Mirrors gpsd's arithmetic (integer minutes, then fractional minutes, times 1/60) so results agree bit for bit.
+    func degreesMinutes(_ i: Int) -> Double? {
+        let (s, e) = range(i)
+        guard s < e else { return nil }
+        var k = s
+        var whole = 0
+        var digits = 0
+        while k < e, base[k] != 0x2E {
+            let d = Int(base[k]) &- 48
+            guard d >= 0, d <= 9, digits < 9 else { return nil }
+            whole = whole * 10 + d
+            digits += 1
+            k += 1
+        }
+        guard k < e else { return nil }
+        let degrees = whole / 100
+        let minutes = whole - degrees * 40
+        guard let fraction = NMEAFields.parseDouble(base, k, e) else { return nil }
+        let fullMinutes = Double(minutes) + fraction
+        return fullMinutes * (1.0 / 60.0)
+    }
+
+    /// A `hhmmss[.sss]` time in field `i` as milliseconds of the day, or `nil` when malformed.
+    func timeOfDay(_ i: Int) -> Int? {
+        let (s, e) = range(i)
+        guard e - s >= 6 else { return nil }
+        @inline(__always) func pair(_ k: Int) -> Int? {
+            let a = Int(base[k]) &- 48
+            let b = Int(base[k + 1]) &- 48
+            guard a >= 0, a <= 9, b >= 0, b <= 9 else { return nil }
+            return a * 10 + b
+        }
+        guard let hour = pair(s), let minute = pair(s + 2), let second = pair(s + 4), hour < 24, minute < 60,
+            second < 61
+        else { return nil }
+        var ms = 0
+        if e - s > 7, base[s + 6] == 0x2E {
+            var scale = 100
+            var k = s + 7
+            while k < e {
+                let d = Int(base[k]) &- 48
+                guard d >= 0, d <= 9 else { break }
+                ms += d * scale
+                scale /= 10
+                k += 1
+            }
+        }
+        return ((hour * 60 + minute) * 60 + second) * 1_000 + ms
+    }
+
+    /// Exact powers of ten for correctly rounded conversion.
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    ]
+
+    /// Parses `[+-]digits[.digits]` in `base[s..<e]`.
+    @inline(__always)
+    static func parseDouble(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
+        guard s < e else { return nil }
+        var k = s
+        var negative = false
+        if base[k] == 0x2D || base[k] == 0x2B {
+            negative = base[k] == 0x2D
+            k += 1
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        var sawPoint = false
+        var dropped = 0
+        while k < e {
+            let c = base[k]
+            if c == 0x2E {
+                if sawPoint { return nil }
+                sawPoint = true
+            } else {
+                let d = UInt64(c &- 48)
+                guard d <= 9 else { return nil }
+                sawDigit = true
+                if significant < 18 {
+                    if mantissa != 0 || d != 0 { significant += 1 }
+                    mantissa = mantissa * 10 + d
+                    if sawPoint { fractionDigits += 1 }
+                } else if !sawPoint {
+                    dropped += 1
+                }
+            }
+            k += 1
+        }
+        guard sawDigit else { return nil }
+        var value = Double(mantissa)
+        if fractionDigits > 0 { value /= powersOfTen[fractionDigits] }
+        if dropped > 0 {
+            for _ in 0..<dropped { value *= 10 }
+        }
+        return negative ? -value : value
+    }
+}

@@ -1,0 +1,137 @@
+/// Cuts a byte stream into NMEA sentences: `$` or `!` up to CR and/or LF.
+///
+/// Complete sentences inside one chunk are handed out in place (no copy); only a sentence split across two chunks
+/// is carried over in a small buffer that is allocated once. Bytes outside sentences are skipped and counted,
+/// `#` comment lines are skipped, a sentence interrupted by a new `$`/`!` (two sentences spliced together) is
+/// dropped, and a sentence longer than ``maximumSentenceLength`` is dropped up to the end of its line.
+struct NMEAFramer: Sendable {
+    /// The longest sentence accepted, from `$` through the checksum, without CR/LF: 102 bytes, as gpsd allows
+    /// (real Trimble and SkyTraq sentences exceed the standard's 82).
+    static let maximumSentenceLength = 102
+
+    private enum State: Sendable {
+        case idle, inSentence, skippingLine, comment
+    }
+
+    private var state = State.idle
+    private var atLineStart = true
+    private var carry: [UInt8]
+
+    /// Framing counters: `sentences`, `tooLong`, `truncated`, `noiseBytes`, `comments`.
+    var statistics = NMEAStatistics()
+
+    init() {
+        carry = []
+        carry.reserveCapacity(Self.maximumSentenceLength + 2)
+    }
+
+    @inline(__always) private static func isEnd(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+    @inline(__always) private static func isStart(_ c: UInt8) -> Bool { c == 0x24 || c == 0x21 }
+
+    /// Frames `chunk`, handing `sink` each complete sentence (from `$` to before the line end).
+    @inline(__always)
+    mutating func feed<Sink: NMEASentenceSink>(
+        _ chunk: UnsafeRawBufferPointer, into sink: inout Sink, emit: (NMEAEvent) -> Void
+    ) {
+        guard let raw = chunk.baseAddress, chunk.count > 0 else { return }
+        let p = raw.assumingMemoryBound(to: UInt8.self)
+        let n = chunk.count
+        let limit = Self.maximumSentenceLength
+        var i = 0
+        while i < n {
+            switch state {
+            case .inSentence:
+                // Continue a sentence begun in an earlier chunk.
+                var j = i
+                let room = limit - carry.count
+                while j < n, j - i <= room {
+                    let c = p[j]
+                    if Self.isEnd(c) || Self.isStart(c) { break }
+                    j += 1
+                }
+                if j - i > room {
+                    statistics.tooLong += 1
+                    statistics.sentences += 1
+                    carry.removeAll(keepingCapacity: true)
+                    state = .skippingLine
+                    i = j
+                } else if j == n {
+                    carry.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                    i = j
+                } else if Self.isEnd(p[j]) {
+                    carry.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                    statistics.sentences += 1
+                    carry.withUnsafeBufferPointer { sink.sentence($0, emit: emit) }
+                    carry.removeAll(keepingCapacity: true)
+                    state = .idle
+                    i = j
+                } else {
+                    statistics.truncated += 1
+                    statistics.sentences += 1
+                    carry.removeAll(keepingCapacity: true)
+                    state = .idle
+                    i = j
+                }
+            case .skippingLine, .comment:
+                while i < n, !Self.isEnd(p[i]) { i += 1 }
+                if i < n {
+                    state = .idle
+                    atLineStart = true
+                    i += 1
+                }
+            case .idle:
+                let c = p[i]
+                if Self.isStart(c) {
+                    atLineStart = false
+                    var j = i + 1
+                    let end = Swift.min(n, i + limit + 1)
+                    while j < end {
+                        let d = p[j]
+                        if Self.isEnd(d) || Self.isStart(d) { break }
+                        j += 1
+                    }
+                    if j == end && end == n && j - i <= limit {
+                        carry.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                        state = .inSentence
+                        i = j
+                    } else if j - i > limit {
+                        statistics.tooLong += 1
+                        statistics.sentences += 1
+                        state = .skippingLine
+                        i = j
+                    } else if Self.isEnd(p[j]) {
+                        statistics.sentences += 1
+                        sink.sentence(UnsafeBufferPointer(start: p + i, count: j - i), emit: emit)
+                        i = j
+                    } else {
+                        statistics.truncated += 1
+                        statistics.sentences += 1
+                        i = j
+                    }
+                } else if Self.isEnd(c) {
+                    atLineStart = true
+                    i += 1
+                } else if c == 0x23 && atLineStart {
+                    statistics.comments += 1
+                    state = .comment
+                    i += 1
+                } else {
+                    if c != 0x20 && c != 0x09 { statistics.noiseBytes += 1 }
+                    atLineStart = false
+                    i += 1
+                }
+            }
+        }
+    }
+
+    /// Ends the input: a last sentence without a line end is handed out as if it had one.
+    mutating func finish<Sink: NMEASentenceSink>(into sink: inout Sink, emit: (NMEAEvent) -> Void) {
+        if state == .inSentence {
+            statistics.sentences += 1
+            carry.withUnsafeBufferPointer { sink.sentence($0, emit: emit) }
+            carry.removeAll(keepingCapacity: true)
+        }
+        state = .idle
+        atLineStart = true
+    }
+}

@@ -1,0 +1,35 @@
+/// Counters the NMEA decoder keeps about its input.
+public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
+    /// Sentences framed: lines that started with `$` or `!` and ended, whatever became of them.
+    public var sentences = 0
+    /// Sentences decoded by a supported sentence parser (GGA, RMC, GLL, GNS, GSA, GSV, VTG, ZDA).
+    public var decoded = 0
+    /// Sentences dropped because their `*HH` checksum did not match.
+    public var badChecksum = 0
+    /// Sentences dropped because they were longer than ``NMEAFramer/maximumSentenceLength`` bytes.
+    public var tooLong = 0
+    /// Well-formed sentences of a type the decoder does not use (proprietary `$P...`, AIS `!`, `$GPRMB` ...).
+    public var unsupported = 0
+    /// Sentences with a valid frame whose fields could not be used (bad address, too few fields, bad values).
+    public var malformed = 0
+    /// Sentences cut short by a new `$`/`!` (two sentences spliced together) or by a non-printable byte.
+    public var truncated = 0
+    /// Bytes skipped outside any sentence: binary noise, stray characters (comment lines are not counted).
+    public var noiseBytes = 0
+    /// `#` comment lines skipped.
+    public var comments = 0
+    /// Fixes emitted.
+    public var fixes = 0
+    /// Sky views emitted.
+    public var skyViews = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// A one-line summary: `sentences 4999 decoded 1402 bad-checksum 0 ...`.
+    public var description: String {
+        "sentences \(sentences) decoded \(decoded) bad-checksum \(badChecksum) too-long \(tooLong) "
+            + "unsupported \(unsupported) malformed \(malformed) truncated \(truncated) "
+            + "noise-bytes \(noiseBytes) comments \(comments) fixes \(fixes) sky \(skyViews)"
+    }
+}

@@ -1,0 +1,87 @@
+/// Collects GSV satellites and GSA "used" lists and DOPs into one ``SkyView`` per satellite-view cycle.
+///
+/// A view starts with the first GSV after any other sentence and may span several talkers (GP, GL, GA, GB ...)
+/// and any number of parts; it completes when a sentence other than GSV follows a series' last part.
+struct SkyAssembler: Sendable {
+    private(set) var view = SkyView()
+    private var used: [Int] = []
+    private var previousWasGSV = false
+    private var previousWasGSA = false
+    private var complete = false
+
+    init() {
+        view.satellites.reserveCapacity(64)
+        used.reserveCapacity(64)
+    }
+
+    /// Notes a sentence of another type; returns the view when it just completed.
+    @inline(__always)
+    mutating func otherSentence(time: GNSSTime?) -> SkyView? {
+        previousWasGSV = false
+        previousWasGSA = false
+        return takeIfComplete(time: time)
+    }
+
+    /// Ends the input: returns a completed view not yet handed out.
+    mutating func finish(time: GNSSTime?) -> SkyView? { takeIfComplete(time: time) }
+
+    private mutating func takeIfComplete(time: GNSSTime?) -> SkyView? {
+        guard complete else { return nil }
+        complete = false
+        for k in view.satellites.indices {
+            view.satellites[k].used = used.contains(view.satellites[k].prn)
+        }
+        view.time = time
+        return view
+    }
+
+    /// Records the DOP a GGA or GNS carries.
+    mutating func setHDOP(_ hdop: Double) { view.hdop = hdop }
+
+    /// Applies a GSA: fix mode aside (the epoch takes it), the satellites used and PDOP, HDOP, VDOP.
+    mutating func applyGSA(_ f: NMEAFields, system talkerSystem: NMEASatelliteNumbering.System) {
+        if !previousWasGSA { used.removeAll(keepingCapacity: true) }
+        previousWasGSA = true
+        previousWasGSV = false
+        var system = talkerSystem
+        if f.count > 18, let id = f.int(18), let s = NMEASatelliteNumbering.system(id: id) { system = s }
+        for k in 3...14 {
+            if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system), used.count < 256 {
+                used.append(id.prn)
+            }
+        }
+        if let v = f.double(15), v < 99 { view.pdop = v }
+        if let v = f.double(16), v < 99 { view.hdop = v }
+        if let v = f.double(17), v < 99 { view.vdop = v }
+    }
+
+    /// Applies one GSV part.
+    mutating func applyGSV(_ f: NMEAFields, system: NMEASatelliteNumbering.System) {
+        guard let total = f.int(1), let part = f.int(2), total >= 1, part >= 1, part <= total else { return }
+        if !previousWasGSV && part == 1 {
+            view.satellites.removeAll(keepingCapacity: true)
+            complete = false
+        }
+        previousWasGSV = true
+        previousWasGSA = false
+        // Four satellites per part; NMEA 4.10 may append a signal ID, which makes the field count odd.
+        var k = 4
+        while k < f.count {
+            if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system) {
+                let el = f.double(k + 1)
+                let az = f.double(k + 2)
+                let ss = f.double(k + 3)
+                if let existing = view.satellites.firstIndex(where: { $0.prn == id.prn }) {
+                    if view.satellites[existing].signalStrength == nil { view.satellites[existing].signalStrength = ss }
+                } else if view.satellites.count < 256 {
+                    view.satellites.append(
+                        Satellite(
+                            prn: id.prn, gnssID: id.gnssID, svID: id.svID, elevation: el, azimuth: az,
+                            signalStrength: ss))
+                }
+            }
+            k += 4
+        }
+        if part == total { complete = true }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GNSSProtocol
+import Testing
+
+/// Runs gpsd's own decoder (`gpsdecode`) and compares its TPVs with ours, epoch by epoch.
+enum GPSDReference {
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `../shared/nmea-samples` next to the package, when present.
+    static var sampleDirectory: URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/nmea-samples")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The project's own fixture logs.
+    static var fixtureFiles: [URL] {
+        let dir = packageRoot.appendingPathComponent("Tests/Fixtures/NMEA")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.filter { $0.hasSuffix(".nmea") }.sorted().map { dir.appendingPathComponent($0) }
+    }
+
+    /// The path of `gpsdecode`, or `nil`; follows the project rule: missing under CI=true is a failure.
+    static func gpsdecode() -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for dir in path where FileManager.default.isExecutableFile(atPath: "\(dir)/gpsdecode") {
+            return "\(dir)/gpsdecode"
+        }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("gpsdecode is missing; CI must install it (apt-get install gpsd gpsd-clients)")
+        } else {
+            print("skipping: gpsdecode not found; enable with: apt-get install gpsd gpsd-clients")
+        }
+        return nil
+    }
+
+    /// gpsd's TPVs with a time, grouped by millisecond of day (gpsdecode prints several per cycle).
+    static func gpsdTPVs(_ input: [UInt8], tool: String) throws -> [Int: [[String: Any]]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Write from another thread so that a large output cannot block gpsdecode while we still write.
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var result: [Int: [[String: Any]]] = [:]
+        for line in output.split(separator: UInt8(ascii: "\n")) {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                object["class"] as? String == "TPV", let text = object["time"] as? String,
+                let time = GNSSTime(iso8601: text)
+            else { continue }
+            result[time.millisecondOfDay, default: []].append(object)
+        }
+        return result
+    }
+
+    /// The outcome of comparing one input.
+    struct Agreement: CustomStringConvertible {
+        var name: String
+        var gpsdEpochs = 0
+        var reproduced = 0
+        var mismatches: [String] = []
+        var ratio: Double { gpsdEpochs == 0 ? 1 : Double(reproduced) / Double(gpsdEpochs) }
+        var description: String {
+            "\(name): \(reproduced)/\(gpsdEpochs) gpsd epochs reproduced (\(Int((ratio * 1000).rounded()) / 10)%)"
+        }
+    }
+
+    /// Compares our fixes with gpsd's TPVs: for every time of day gpsd reported, our fix of that time must equal
+    /// one of gpsd's TPVs of that time in mode, lat and lon (1e-6°), altMSL, speed and track (1e-3).
+    static func compare(_ input: [UInt8], name: String, tool: String) throws -> Agreement {
+        let reference = try gpsdTPVs(input, tool: tool)
+        var ours: [Int: Fix] = [:]
+        for event in NMEADecoder.decode(input).events {
+            if case .fix(let fix) = event, let time = fix.time, ours[time.millisecondOfDay] == nil {
+                ours[time.millisecondOfDay] = fix
+            }
+        }
+        var agreement = Agreement(name: name)
+        for (time, tpvs) in reference.sorted(by: { $0.key < $1.key }) {
+            agreement.gpsdEpochs += 1
+            guard let fix = ours[time] else {
+                agreement.mismatches.append("\(time): missing")
+                continue
+            }
+            if tpvs.contains(where: { matches(fix, $0) }) {
+                agreement.reproduced += 1
+            } else {
+                agreement.mismatches.append("\(time): ours \(fix) gpsd \(tpvs.last!)")
+            }
+        }
+        return agreement
+    }
+
+    private static func close(_ a: Double?, _ b: Any?, _ tolerance: Double) -> Bool {
+        let other = (b as? NSNumber)?.doubleValue
+        switch (a, other) {
+        case (nil, nil): return true
+        case (let x?, let y?): return abs(x - y) <= tolerance
+        default: return false
+        }
+    }
+
+    private static func matches(_ fix: Fix, _ tpv: [String: Any]) -> Bool {
+        (tpv["mode"] as? Int) == fix.mode.rawValue && close(fix.latitude, tpv["lat"], 1e-6)
+            && close(fix.longitude, tpv["lon"], 1e-6) && close(fix.altitudeMSL, tpv["altMSL"], 1.5e-3)
+            && close(fix.speed, tpv["speed"], 1.5e-3) && close(fix.track, tpv["track"], 1.5e-3)
+    }
+}
