@@ -28,9 +28,12 @@ struct NMEAClock: Sendable {
     mutating func setDate(day d: Int, month: Int, twoDigitYear yy: Int, timeOfDay: Int) -> Bool {
         guard (1...12).contains(month), (1...31).contains(d), (0...99).contains(yy) else { return false }
         var year: Int
-        if let century = zdaCentury {
+        if var century = zdaCentury {
+            if let last = lastYear, last % 100 == 99, yy == 0 {
+                century += 100
+                zdaCentury = century
+            }
             year = century + yy
-            if let last = lastYear, last % 100 == 99, yy == 0 { year += 100 }
         } else {
             year = yy >= 80 ? 1900 + yy : 2000 + yy
         }
