@@ -13,13 +13,18 @@ public func fuzzNMEA(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let split = size == 0 ? 0 : Int(bytes[0]) % (size + 1)
     var parts = NMEADecoder(device: "fuzz")
     var partEvents: [NMEAEvent] = []
-    parts.feed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[0..<split]))) { partEvents.append($0) }
-    parts.feed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[split..<size]))) { partEvents.append($0) }
+    parts.feed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[0..<split]))) {
+        partEvents.append($0)
+    }
+    parts.feed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[split..<size]))) {
+        partEvents.append($0)
+    }
     parts.finish { partEvents.append($0) }
     precondition(wholeEvents == partEvents, "chunking changed the result")
 
     let stats = whole.statistics
-    precondition(stats.decoded + stats.badChecksum + stats.unsupported + stats.malformed <= stats.sentences)
+    precondition(
+        stats.decoded + stats.badChecksum + stats.unsupported + stats.malformed <= stats.sentences)
     precondition(stats.fixes + stats.skyViews == wholeEvents.count)
     var out: [UInt8] = []
     for event in wholeEvents {

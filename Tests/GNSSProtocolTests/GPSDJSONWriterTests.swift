@@ -5,7 +5,8 @@ import Testing
     @Test func writesTPVWithGpsdNamesOrderAndPrecision() {
         var fix = Fix(
             mode: .threeD, time: GNSSTime(iso8601: "2018-08-20T09:47:37Z"), latitude: 52.850155,
-            longitude: -5.3136166666, altitudeHAE: 42.8, altitudeMSL: -4, geoidSeparation: 46.8, speed: 2.8812,
+            longitude: -5.3136166666, altitudeHAE: 42.8, altitudeMSL: -4, geoidSeparation: 46.8,
+            speed: 2.8812,
             track: 230.5, device: "stdin")
         fix.status = 2
         var out: [UInt8] = []
@@ -20,14 +21,18 @@ import Testing
 
     @Test func writesSKYAndEscapesTheDevice() {
         let view = SkyView(
-            satellites: [Satellite(prn: 7, gnssID: 0, svID: 7, elevation: 10, azimuth: 333, signalStrength: 39, used: true)],
+            satellites: [
+                Satellite(
+                    prn: 7, gnssID: 0, svID: 7, elevation: 10, azimuth: 333, signalStrength: 39, used: true)
+            ],
             hdop: 0.6, device: "a\"b")
         var out: [UInt8] = []
         GPSDJSONWriter.appendSKY(view, to: &out)
         #expect(
             String(decoding: out, as: UTF8.self)
                 == "{\"class\":\"SKY\",\"device\":\"a\\\"b\",\"hdop\":0.60,\"nSat\":1,\"uSat\":1,\"satellites\":"
-                + "[{\"PRN\":7,\"el\":10.0,\"az\":333.0,\"ss\":39.0,\"used\":true,\"gnssid\":0,\"svid\":7}]}\n")
+                + "[{\"PRN\":7,\"el\":10.0,\"az\":333.0,\"ss\":39.0,\"used\":true,\"gnssid\":0,\"svid\":7}]}\n"
+        )
     }
 
     @Test func formatsFixedPointLikePrintf() {

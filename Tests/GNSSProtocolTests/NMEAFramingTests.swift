@@ -6,7 +6,8 @@ import Testing
         var sum: UInt8 = 0
         for c in body.utf8 { sum ^= c }
         let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
-        return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
+        return "$" + body + "*"
+            + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
     }
 
     static let rmc = "GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W"
@@ -61,8 +62,10 @@ import Testing
     }
 
     @Test func skipsNoiseCommentsAndProprietarySentences() {
-        let text = "# a comment $GPRMC,not,a,sentence\n\u{0}\u{1}\u{FF}garbage" + Self.line(Self.rmc) + "\r\n"
-            + Self.line("PGRME,15.0,M,45.0,M,25.0,M") + "\r\n" + "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26\r\n"
+        let text =
+            "# a comment $GPRMC,not,a,sentence\n\u{0}\u{1}\u{FF}garbage" + Self.line(Self.rmc) + "\r\n"
+            + Self.line("PGRME,15.0,M,45.0,M,25.0,M") + "\r\n"
+            + "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26\r\n"
         let (_, stats) = Self.fixes(text)
         #expect(stats.comments == 1)
         #expect(stats.noiseBytes > 0)

@@ -113,9 +113,10 @@ import Testing
             "GPRMC,000000,A,4807.038,N,01131.000,E,,,010100,,",
             "GPRMC,000001,A,4807.038,N,01131.000,E,,,010100,,",
         ])
-        #expect(fixes.map { $0.time?.iso8601 ?? "" } == [
-            "2099-12-31T23:59:59.000Z", "2100-01-01T00:00:00.000Z", "2100-01-01T00:00:01.000Z",
-        ])
+        #expect(
+            fixes.map { $0.time?.iso8601 ?? "" } == [
+                "2099-12-31T23:59:59.000Z", "2100-01-01T00:00:00.000Z", "2100-01-01T00:00:01.000Z",
+            ])
     }
 
     @Test func twoDigitYearsWithoutZDAFollowTheGPSEra() {
@@ -123,7 +124,10 @@ import Testing
             "GPRMC,120000,A,4807.038,N,01131.000,E,,,230394,,",
             "GPRMC,120001,A,4807.038,N,01131.000,E,,,230379,,",
         ])
-        #expect(fixes.map { $0.time?.iso8601 ?? "" } == ["1994-03-23T12:00:00.000Z", "2079-03-23T12:00:01.000Z"])
+        #expect(
+            fixes.map { $0.time?.iso8601 ?? "" } == [
+                "1994-03-23T12:00:00.000Z", "2079-03-23T12:00:01.000Z",
+            ])
     }
 
     @Test func mergesOneCycleIntoOneFixOnceTheEnderIsLearned() {
