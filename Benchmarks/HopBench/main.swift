@@ -1,1 +1,2 @@
 print("hop-bench")
+if CommandLine.arguments.contains("nmea") { NMEADecodeBenchmark.run() }
