@@ -1,0 +1,103 @@
+/// Measures cases: warm-up, scaled inner loops for batched cases, per-operation samples for slow ones, repeated
+/// runs, and a histogram per run.
+public struct Runner: Sendable {
+    /// Budgets for warm-up and sampling.
+    public let configuration: RunnerConfiguration
+
+    /// A runner with the given budgets.
+    public init(configuration: RunnerConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Runs `benchmark` `configuration.runs` times and gathers the results.
+    @concurrent
+    public func measure(_ benchmark: BenchmarkCase) async -> CaseResult {
+        var runs: [RunResult] = []
+        var merged = Histogram()
+        for _ in 0..<Swift.max(1, configuration.runs) {
+            let (histogram, operationsPerSample) = await measureOnce(benchmark.body)
+            merged.merge(histogram)
+            runs.append(
+                RunResult(
+                    samples: Int(histogram.count),
+                    operationsPerSample: operationsPerSample,
+                    percentiles: histogram.percentiles
+                )
+            )
+        }
+        return CaseResult(
+            name: benchmark.name,
+            kind: benchmark.kind,
+            summary: benchmark.summary,
+            runs: runs,
+            percentiles: merged.percentiles,
+            samples: Int(merged.count),
+            throughput: benchmark.throughput
+        )
+    }
+
+    /// Counts heap allocations per operation of `benchmark` with `counter`: the difference between a pass of 2N
+    /// and a pass of N operations, divided by N, so fixed costs of a pass (a result array, a task) cancel out.
+    @concurrent
+    public func countAllocations(
+        _ benchmark: BenchmarkCase,
+        with counter: AllocationCounter
+    ) async -> (allocations: Double, bytes: Double)? {
+        let operations = configuration.allocationOperations
+        _ = await warmUp(benchmark.body)
+        guard let small = await counter.count({ await Self.perform(benchmark.body, operations) }),
+            let large = await counter.count({ await Self.perform(benchmark.body, 2 * operations) })
+        else { return nil }
+        let allocations = Double(large.allocations - small.allocations) / Double(operations)
+        let bytes = Double(large.bytes - small.bytes) / Double(operations)
+        return (allocations, bytes)
+    }
+
+    private static func perform(_ body: BenchmarkCase.Body, _ operations: Int) async {
+        switch body {
+        case .batched(let run): blackHole(await run(operations))
+        case .perOperation(let run): blackHole(await run(operations))
+        }
+    }
+
+    /// Warms the case up and, for a batched case, finds the inner-loop size whose sample takes the target time.
+    private func warmUp(_ body: BenchmarkCase.Body) async -> Int {
+        let deadline = MonotonicClock.now() &+ configuration.warmupNanoseconds
+        switch body {
+        case .batched(let run):
+            var operations = 1
+            while true {
+                let elapsed = await run(operations)
+                if elapsed >= configuration.batchTargetNanoseconds || operations >= 1 << 24 { break }
+                operations *= elapsed < configuration.batchTargetNanoseconds / 8 ? 4 : 2
+            }
+            while MonotonicClock.now() < deadline { blackHole(await run(operations)) }
+            return operations
+        case .perOperation(let run):
+            repeat {
+                blackHole(await run(Swift.min(configuration.perOperationChunk, 50)))
+            } while MonotonicClock.now() < deadline
+            return 1
+        }
+    }
+
+    private func measureOnce(_ body: BenchmarkCase.Body) async -> (Histogram, Int) {
+        let operations = await warmUp(body)
+        var histogram = Histogram()
+        let deadline = MonotonicClock.now() &+ configuration.measurementNanoseconds
+        let limit = UInt64(Swift.max(1, configuration.maximumSamples))
+        switch body {
+        case .batched(let run):
+            repeat {
+                let elapsed = await run(operations)
+                histogram.record(picoseconds: elapsed &* 1000 / UInt64(operations))
+            } while histogram.count < limit && MonotonicClock.now() < deadline
+        case .perOperation(let run):
+            repeat {
+                let wanted = Swift.min(configuration.perOperationChunk, Int(limit - histogram.count))
+                for duration in await run(wanted) { histogram.record(nanoseconds: duration) }
+            } while histogram.count < limit && MonotonicClock.now() < deadline
+        }
+        return (histogram, operations)
+    }
+}
