@@ -35,7 +35,8 @@ enum CaseCatalog {
             denominator: ["same-actor.call", "tasklocal.read"],
             limit: 2
         ),
-        RatioCheck("registry.hop <= 1.2 x actor.call", numerator: ["registry.hop"], denominator: ["actor.call"], limit: 1.2),
+        RatioCheck(
+            "registry.hop <= 1.2 x actor.call", numerator: ["registry.hop"], denominator: ["actor.call"], limit: 1.2),
         RatioCheck(
             "location.fixDelivery <= 1.5 x asyncstream.handoff",
             numerator: ["location.fixDelivery"],
@@ -43,7 +44,8 @@ enum CaseCatalog {
             limit: 1.5
         ),
         RatioCheck("actor.call / mutex.withLock", numerator: ["actor.call"], denominator: ["mutex.withLock"]),
-        RatioCheck("concurrent.call / nonsending.call", numerator: ["concurrent.call"], denominator: ["nonsending.call"]),
+        RatioCheck(
+            "concurrent.call / nonsending.call", numerator: ["concurrent.call"], denominator: ["nonsending.call"]),
         RatioCheck(
             "executor.dedicatedThread / executor.default",
             numerator: ["executor.dedicatedThread"],

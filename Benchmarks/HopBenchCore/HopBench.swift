@@ -98,7 +98,8 @@ public enum HopBench {
         let runner = Runner(configuration: options.configuration)
         for benchmark in selected {
             if let counted = await runner.countAllocations(benchmark, with: counter) {
-                print(AllocationProbe.line(name: benchmark.name, allocations: counted.allocations, bytes: counted.bytes))
+                print(
+                    AllocationProbe.line(name: benchmark.name, allocations: counted.allocations, bytes: counted.bytes))
             }
         }
         return ExitStatus.success

@@ -19,6 +19,27 @@ public struct MachineInfo: Sendable, Codable, Equatable {
     /// `release` or `debug`.
     public var buildConfiguration: String
 
+    /// Facts given directly (tests, synthetic reports).
+    public init(
+        cpuModel: String,
+        logicalCores: Int,
+        activeCores: Int,
+        kernel: String,
+        memoryMiB: Int,
+        loadAverage: Double,
+        compiler: String,
+        buildConfiguration: String
+    ) {
+        self.cpuModel = cpuModel
+        self.logicalCores = logicalCores
+        self.activeCores = activeCores
+        self.kernel = kernel
+        self.memoryMiB = memoryMiB
+        self.loadAverage = loadAverage
+        self.compiler = compiler
+        self.buildConfiguration = buildConfiguration
+    }
+
     /// Reads the facts of the running machine.
     public static func current() -> MachineInfo {
         let info = ProcessInfo.processInfo

@@ -6,4 +6,11 @@ public struct RunResult: Sendable, Codable, Equatable {
     public var operationsPerSample: Int
     /// Percentiles of the per-operation time over this run's samples, in ns.
     public var percentiles: Percentiles
+
+    /// A run's figures.
+    public init(samples: Int, operationsPerSample: Int, percentiles: Percentiles) {
+        self.samples = samples
+        self.operationsPerSample = operationsPerSample
+        self.percentiles = percentiles
+    }
 }
