@@ -1,51 +1,84 @@
 import Foundation
 
 @_silgen_name("mtrace") private func glibcMtrace()
-@_silgen_name("muntrace") private func glibcMuntrace()
 
 /// Counts heap allocations with glibc's own tracer, `mtrace(3)`.
 ///
 /// Since glibc 2.34 `mtrace` does something only when `libc_malloc_debug.so` is preloaded; it then logs every
 /// `malloc`, `calloc`, `realloc` and `memalign` of every thread to the file named by `MALLOC_TRACE`. That hook
 /// slows allocation, so the suite never counts while timing: `AllocationProbe` runs the cases again in a child
-/// process with the library preloaded, and this type, in that child, brackets each pass with
-/// `mtrace()`/`muntrace()` and reads the log.
+/// process with the library preloaded, and this type, in that child, turns tracing on once and marks where each
+/// counted pass begins and ends with an allocation of a size nothing else asks for. Tracing is never turned off:
+/// `muntrace()` closes the log while other threads may still be writing to it, which crashes.
 ///
 /// `mallinfo2()` is not used: the Glibc module does not export it, and it reports bytes *in use*, which a
 /// transient allocation freed within the operation leaves unchanged.
 public struct AllocationCounter: Sendable {
+    /// Marker allocations are `markerBase + 2 × pass` bytes (begin) and one more (end): odd sizes near 760 KB.
+    static let markerBase = 777_777
+
     /// The trace file glibc writes.
     public let tracePath: String
 
-    /// The counter for this process, or nil when it does not run under `libc_malloc_debug` with `MALLOC_TRACE`.
-    public static func fromEnvironment(_ environment: [String: String]) -> AllocationCounter? {
+    /// Turns tracing on and returns the counter, or nil when this process does not run under `libc_malloc_debug`
+    /// with `MALLOC_TRACE` set.
+    public static func start(environment: [String: String]) -> AllocationCounter? {
         guard let path = environment["MALLOC_TRACE"], !path.isEmpty,
             environment["LD_PRELOAD"]?.contains("libc_malloc_debug") == true
         else { return nil }
+        glibcMtrace()
         return AllocationCounter(tracePath: path)
     }
 
-    /// Runs `work` with tracing on and returns what it allocated (every thread's allocations count).
-    public func count(_ work: () async -> Void) async -> (allocations: Int, bytes: Int)? {
-        glibcMtrace()
+    /// Runs `work` between the begin and end markers of pass number `pass`.
+    public func count(pass: Int, _ work: () async -> Void) async {
+        Self.mark(Self.markerBase + 2 * pass)
         await work()
-        glibcMuntrace()
-        guard let log = try? String(contentsOfFile: tracePath, encoding: .utf8) else { return nil }
+        Self.mark(Self.markerBase + 2 * pass + 1)
+    }
+
+    /// What each pass allocated, read from the log once every pass is done.
+    public func tallies() -> [Int: (allocations: Int, bytes: Int)] {
+        fflush(nil)
+        guard let log = try? String(contentsOfFile: tracePath, encoding: .utf8) else { return [:] }
         return Self.tally(log)
     }
 
-    /// Counts the allocations in an mtrace log: `+` lines (malloc and friends) and `>` lines (the new block of a
-    /// realloc), summing their sizes.
-    public static func tally(_ log: String) -> (allocations: Int, bytes: Int) {
-        var allocations = 0
-        var bytes = 0
+    private static func mark(_ size: Int) {
+        free(blackHoleReturning(malloc(size)))
+    }
+
+    @inline(never)
+    private static func blackHoleReturning(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        blackHole(pointer)
+        return pointer
+    }
+
+    /// Counts, per pass, the allocations in an mtrace log between a pass's markers: `+` lines (malloc and
+    /// friends) and `>` lines (the new block of a realloc), with their sizes. Every thread's allocations count.
+    public static func tally(_ log: String) -> [Int: (allocations: Int, bytes: Int)] {
+        var result: [Int: (allocations: Int, bytes: Int)] = [:]
+        var current: (pass: Int, allocations: Int, bytes: Int)?
         for line in log.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard let marker = fields.firstIndex(where: { $0 == "+" || $0 == ">" }), marker + 2 < fields.count
+            guard let marker = fields.firstIndex(where: { $0 == "+" || $0 == ">" }), marker + 2 < fields.count,
+                let size = Int(fields[marker + 2].dropFirst(2), radix: 16)
             else { continue }
-            allocations += 1
-            bytes += Int(fields[marker + 2].dropFirst(2), radix: 16) ?? 0
+            let offset = size - markerBase
+            if fields[marker] == "+", offset >= 0, offset < 1_000_000 {
+                if offset % 2 == 0 {
+                    current = (offset / 2, 0, 0)
+                } else if let finished = current, finished.pass == offset / 2 {
+                    result[finished.pass] = (finished.allocations, finished.bytes)
+                    current = nil
+                }
+                continue
+            }
+            if current != nil {
+                current!.allocations += 1
+                current!.bytes += size
+            }
         }
-        return (allocations, bytes)
+        return result
     }
 }

@@ -91,15 +91,20 @@ public enum HopBench {
     }
 
     private static func probeAllocations(_ selected: [BenchmarkCase], options: Options) async -> Int32 {
-        guard let counter = AllocationCounter.fromEnvironment(ProcessInfo.processInfo.environment) else {
+        guard let counter = AllocationCounter.start(environment: ProcessInfo.processInfo.environment) else {
             printError("hop-bench: --allocation-probe runs only under libc_malloc_debug with MALLOC_TRACE set")
             return ExitStatus.software
         }
         let runner = Runner(configuration: options.configuration)
-        for benchmark in selected {
-            if let counted = await runner.countAllocations(benchmark, with: counter) {
+        for (index, benchmark) in selected.enumerated() {
+            await runner.countAllocations(benchmark, index: index, with: counter)
+        }
+        let tallies = counter.tallies()
+        for (index, benchmark) in selected.enumerated() {
+            if let counted = runner.allocationsPerOperation(index: index, tallies: tallies) {
                 print(
-                    AllocationProbe.line(name: benchmark.name, allocations: counted.allocations, bytes: counted.bytes))
+                    AllocationProbe.line(name: benchmark.name, allocations: counted.allocations, bytes: counted.bytes)
+                )
             }
         }
         return ExitStatus.success

@@ -36,21 +36,29 @@ public struct Runner: Sendable {
         )
     }
 
-    /// Counts heap allocations per operation of `benchmark` with `counter`: the difference between a pass of 2N
-    /// and a pass of N operations, divided by N, so fixed costs of a pass (a result array, a task) cancel out.
+    /// Runs the allocation-counting passes of case number `index` under `counter`: a pass of N operations
+    /// (pass `2 × index`) and one of 2N (pass `2 × index + 1`), after a warm-up. `allocationsPerOperation` turns
+    /// the two counts into a per-operation figure.
     @concurrent
-    public func countAllocations(
-        _ benchmark: BenchmarkCase,
-        with counter: AllocationCounter
-    ) async -> (allocations: Double, bytes: Double)? {
+    public func countAllocations(_ benchmark: BenchmarkCase, index: Int, with counter: AllocationCounter) async {
         let operations = configuration.allocationOperations
         _ = await warmUp(benchmark.body)
-        guard let small = await counter.count({ await Self.perform(benchmark.body, operations) }),
-            let large = await counter.count({ await Self.perform(benchmark.body, 2 * operations) })
-        else { return nil }
-        let allocations = Double(large.allocations - small.allocations) / Double(operations)
-        let bytes = Double(large.bytes - small.bytes) / Double(operations)
-        return (allocations, bytes)
+        await counter.count(pass: 2 * index) { await Self.perform(benchmark.body, operations) }
+        await counter.count(pass: 2 * index + 1) { await Self.perform(benchmark.body, 2 * operations) }
+    }
+
+    /// Allocations and bytes per operation of case number `index`: the difference between its 2N pass and its N
+    /// pass, divided by N, so fixed costs of a pass (a result array, a task) cancel out.
+    public func allocationsPerOperation(
+        index: Int,
+        tallies: [Int: (allocations: Int, bytes: Int)]
+    ) -> (allocations: Double, bytes: Double)? {
+        guard let small = tallies[2 * index], let large = tallies[2 * index + 1] else { return nil }
+        let operations = Double(configuration.allocationOperations)
+        return (
+            Double(large.allocations - small.allocations) / operations,
+            Double(large.bytes - small.bytes) / operations
+        )
     }
 
     private static func perform(_ body: BenchmarkCase.Body, _ operations: Int) async {

@@ -38,19 +38,29 @@ import Testing
         #expect(partial.missing == ["registry.read"])
     }
 
-    @Test func anMtraceLogIsTallied() {
+    @Test func anMtraceLogIsTalliedBetweenPassMarkers() {
+        // Markers: pass 0 begins with a 777,777-byte block (0xbde31) and ends with 0xbde32; pass 1 uses 0xbde33/34.
         let log = """
             = Start
+            @ ./hop-bench:[0x1] + 0x5590cb100000 0x99
+            @ ./hop-bench:[0x2] + 0x7f0000000010 0xbde31
+            @ ./hop-bench:[0x2] - 0x7f0000000010
             @ /usr/lib/libswiftCore.so:[0x48f932] + 0x5590cb1c1eb0 0x10
             @ /usr/lib/libswiftCore.so:[0x48f967] - 0x5590cb1c1eb0
             @ ./hop-bench:[0x1234] < 0x5590cb1c2000
             @ ./hop-bench:[0x1234] > 0x5590cb1c3000 0x40
             @ /lib/libstdc++.so.6:(_Znwm+1c)[0xa958c] + 0x5590cb1c0f10 0x28
-            = End
+            @ ./hop-bench:[0x2] + 0x7f0000000010 0xbde32
+            @ ./hop-bench:[0x2] - 0x7f0000000010
+            @ ./hop-bench:[0x1] + 0x5590cb100000 0x99
+            @ ./hop-bench:[0x2] + 0x7f0000000010 0xbde33
+            @ ./hop-bench:[0x2] + 0x7f0000000010 0xbde34
             """
-        let tally = AllocationCounter.tally(log)
-        #expect(tally.allocations == 3)
-        #expect(tally.bytes == 0x10 + 0x40 + 0x28)
+        let tallies = AllocationCounter.tally(log)
+        #expect(tallies[0]?.allocations == 3)
+        #expect(tallies[0]?.bytes == 0x10 + 0x40 + 0x28)
+        #expect(tallies[1]?.allocations == 0)
+        #expect(tallies.count == 2)
     }
 
     @Test func theProbeChildsLinesAreReadBack() {
