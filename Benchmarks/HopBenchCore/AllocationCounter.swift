@@ -38,10 +38,13 @@ public struct AllocationCounter: Sendable {
     }
 
     /// What each pass allocated, read from the log once every pass is done.
+    ///
+    /// The log is read into one buffer and scanned without allocating per line: tracing is still on, and every
+    /// traced allocation costs glibc a symbol lookup for its caller.
     public func tallies() -> [Int: (allocations: Int, bytes: Int)] {
         fflush(nil)
-        guard let log = try? String(contentsOfFile: tracePath, encoding: .utf8) else { return [:] }
-        return Self.tally(log)
+        guard let data = FileManager.default.contents(atPath: tracePath) else { return [:] }
+        return data.withUnsafeBytes { Self.tally(bytes: $0.bindMemory(to: UInt8.self)) }
     }
 
     private static func mark(_ size: Int) {
@@ -57,15 +60,21 @@ public struct AllocationCounter: Sendable {
     /// Counts, per pass, the allocations in an mtrace log between a pass's markers: `+` lines (malloc and
     /// friends) and `>` lines (the new block of a realloc), with their sizes. Every thread's allocations count.
     public static func tally(_ log: String) -> [Int: (allocations: Int, bytes: Int)] {
+        var text = log
+        return text.withUTF8 { tally(bytes: $0) }
+    }
+
+    static func tally(bytes log: UnsafeBufferPointer<UInt8>) -> [Int: (allocations: Int, bytes: Int)] {
         var result: [Int: (allocations: Int, bytes: Int)] = [:]
         var current: (pass: Int, allocations: Int, bytes: Int)?
-        for line in log.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard let marker = fields.firstIndex(where: { $0 == "+" || $0 == ">" }), marker + 2 < fields.count,
-                let size = Int(fields[marker + 2].dropFirst(2), radix: 16)
-            else { continue }
+        var lineStart = 0
+        while lineStart < log.count {
+            var lineEnd = lineStart
+            while lineEnd < log.count && log[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            guard let (kind, size) = allocation(in: log, from: lineStart, to: lineEnd) else { continue }
             let offset = size - markerBase
-            if fields[marker] == "+", offset >= 0, offset < 1_000_000 {
+            if kind == UInt8(ascii: "+"), offset >= 0, offset < 1_000_000 {
                 if offset % 2 == 0 {
                     current = (offset / 2, 0, 0)
                 } else if let finished = current, finished.pass == offset / 2 {
@@ -80,5 +89,42 @@ public struct AllocationCounter: Sendable {
             }
         }
         return result
+    }
+
+    /// The marker (`+` or `>`) and size of an allocation line `@ caller + 0xADDRESS 0xSIZE`, or nil for any other.
+    private static func allocation(
+        in log: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        to end: Int
+    ) -> (kind: UInt8, size: Int)? {
+        let space = UInt8(ascii: " ")
+        var index = start
+        while index + 2 < end {
+            let byte = log[index + 1]
+            if log[index] == space && (byte == UInt8(ascii: "+") || byte == UInt8(ascii: ">"))
+                && log[index + 2] == space
+            {
+                var cursor = index + 3
+                while cursor < end && log[cursor] != space { cursor += 1 }
+                cursor += 3  // the space and "0x"
+                guard cursor < end else { return nil }
+                var size = 0
+                while cursor < end, let digit = hexDigit(log[cursor]) {
+                    size = size &* 16 &+ digit
+                    cursor += 1
+                }
+                return (byte, size)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
+        default: nil
+        }
     }
 }

@@ -101,7 +101,7 @@ public enum HopBench {
         }
         let tallies = counter.tallies()
         for (index, benchmark) in selected.enumerated() {
-            if let counted = runner.allocationsPerOperation(index: index, tallies: tallies) {
+            if let counted = runner.allocationsPerOperation(of: benchmark, index: index, tallies: tallies) {
                 print(
                     AllocationProbe.line(name: benchmark.name, allocations: counted.allocations, bytes: counted.bytes)
                 )
