@@ -1,0 +1,57 @@
+import Glibc
+import SingletonRegistry
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct FileTransportTests {
+    private func temporaryPath(_ name: String) -> String {
+        "/tmp/singleton-transport-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+    }
+
+    @Test func readsAFileToItsEnd() async throws {
+        let path = temporaryPath("log.nmea")
+        defer { unlink(path) }
+        let content = String(repeating: SerialTransportTests.nmea, count: 200)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try writeAll(fd, content)
+        close(fd)
+        var events = EventCollector(ByteReader(channel: try ByteChannel.open(.file(path: path))))
+        let (bytes, end) = await events.untilEnd()
+        #expect(String(decoding: bytes, as: UTF8.self) == content)
+        #expect(end == .endOfFile)
+    }
+
+    @Test func readsAFIFOUntilItsWriterCloses() async throws {
+        let path = temporaryPath("fifo")
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Opened before any writer exists: the reader must wait for one rather than report the end at once.
+        var events = EventCollector(ByteReader(channel: try ByteChannel.open(.file(path: path))))
+        let writer = open(path, O_WRONLY)
+        try #require(writer >= 0)
+        try writeAll(writer, "first\n")
+        #expect(await events.bytes(count: 6) == Array("first\n".utf8))
+        try writeAll(writer, "second\n")
+        close(writer)
+        let (bytes, end) = await events.untilEnd()
+        #expect(bytes == Array("second\n".utf8))
+        #expect(end == .endOfFile)
+    }
+
+    @Test func namesAMissingFileOrADirectory() {
+        let missing = sourceError { () throws(SourceError) in try ByteChannel.open(.file(path: "/nonexistent/gps.log")) }
+        #expect(missing?.description == "cannot open /nonexistent/gps.log: No such file or directory")
+        let directory = sourceError { () throws(SourceError) in try ByteChannel.open(.file(path: "/tmp")) }
+        #expect(directory?.description == "cannot open /tmp: Is a directory")
+    }
+
+    @Test func standardInputIsNeverClosed() throws {
+        let openBefore = fcntl(STDIN_FILENO, F_GETFD) != -1
+        do {
+            let channel = try ByteChannel.open(.standardInput)
+            #expect(channel.fileDescriptor == STDIN_FILENO)
+            #expect(channel.source.description == "standard input")
+        }
+        #expect((fcntl(STDIN_FILENO, F_GETFD) != -1) == openBefore)
+    }
+}
