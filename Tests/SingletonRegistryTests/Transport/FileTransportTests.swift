@@ -21,6 +21,31 @@ import Testing
         #expect(end == .endOfFile)
     }
 
+    @Test func aSlowConsumerLosesNothingAndCanStopMidFile() async throws {
+        let path = temporaryPath("big.nmea")
+        defer { unlink(path) }
+        let content = String(repeating: SerialTransportTests.nmea, count: 2_000)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try writeAll(fd, content)
+        close(fd)
+        // 16-byte chunks and one chunk of slack: the reader must wait for the consumer, not drop data.
+        var all = EventCollector(
+            ByteReader(channel: try ByteChannel.open(.file(path: path)), chunkSize: 16), bufferLimit: 1)
+        let (bytes, end) = await all.untilEnd()
+        #expect(bytes.count == content.utf8.count)
+        #expect(bytes == Array(content.utf8))
+        #expect(end == .endOfFile)
+
+        let reader = ByteReader(channel: try ByteChannel.open(.file(path: path)), chunkSize: 16)
+        var some = EventCollector(reader, bufferLimit: 1)
+        #expect(await some.bytes(count: 16).count == 16)
+        reader.stop()
+        let (rest, why) = await some.untilEnd()
+        #expect(why == .stopped)
+        #expect(rest.count <= 32)
+    }
+
     @Test func readsAFIFOUntilItsWriterCloses() async throws {
         let path = temporaryPath("fifo")
         try #require(mkfifo(path, 0o600) == 0)
@@ -39,7 +64,8 @@ import Testing
     }
 
     @Test func namesAMissingFileOrADirectory() {
-        let missing = sourceError { () throws(SourceError) in try ByteChannel.open(.file(path: "/nonexistent/gps.log")) }
+        let missing = sourceError { () throws(SourceError) in try ByteChannel.open(.file(path: "/nonexistent/gps.log"))
+        }
         #expect(missing?.description == "cannot open /nonexistent/gps.log: No such file or directory")
         let directory = sourceError { () throws(SourceError) in try ByteChannel.open(.file(path: "/tmp")) }
         #expect(directory?.description == "cannot open /tmp: Is a directory")

@@ -40,7 +40,7 @@ import Testing
         defer { pipe?.terminate() }
         var logEnded = false
         var end: ByteReaderEnd?
-        for await event in ByteReader(channel: channel).events(bufferLimit: 100_000) {
+        for await event in ByteReader(channel: channel).events() {
             guard case .data(let chunk) = event else {
                 if case .finished(let why) = event { end = why }
                 break
@@ -118,9 +118,12 @@ enum GPSDTools {
         case .ubloxLEA4H:
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent()
-            let path = root.deletingLastPathComponent().appendingPathComponent("shared/nmea-samples/\(log.rawValue)").path
+            let path = root.deletingLastPathComponent().appendingPathComponent("shared/nmea-samples/\(log.rawValue)")
+                .path
             guard FileManager.default.fileExists(atPath: path) else {
-                print("Skipping the \(log.rawValue) replay: \(path) is absent (the shared NMEA samples live in ../shared).")
+                print(
+                    "Skipping the \(log.rawValue) replay: \(path) is absent (the shared NMEA samples live in ../shared)."
+                )
                 return nil
             }
             return path

@@ -60,20 +60,30 @@ final class PseudoTerminal {
 
     @Test func rejectsUnsupportedBaudRate() throws {
         let pty = try PseudoTerminal()
-        let error = try #require(sourceError { () throws(SourceError) in try ByteChannel.open(.serial(path: pty.slavePath, baud: 1_234)) })
+        let error = try #require(
+            sourceError { () throws(SourceError) in try ByteChannel.open(.serial(path: pty.slavePath, baud: 1_234)) })
         #expect(error.operation == .configure)
-        #expect(error.description.hasPrefix("cannot configure \(pty.slavePath): unsupported baud rate 1234 (supported: 4800, 9600"))
-        #expect(ByteChannel.supportedBaudRates == [4_800, 9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600])
+        #expect(
+            error.description.hasPrefix(
+                "cannot configure \(pty.slavePath): unsupported baud rate 1234 (supported: 4800, 9600"))
+        #expect(
+            ByteChannel.supportedBaudRates == [
+                4_800, 9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600,
+            ])
     }
 
     @Test func namesAMissingDevice() {
-        let error = sourceError { () throws(SourceError) in try ByteChannel.open(.serial(path: "/dev/ttyNOSUCH0", baud: 4_800)) }
+        let error = sourceError { () throws(SourceError) in
+            try ByteChannel.open(.serial(path: "/dev/ttyNOSUCH0", baud: 4_800))
+        }
         #expect(error?.description == "cannot open /dev/ttyNOSUCH0: No such file or directory")
         #expect(error?.errorNumber == ENOENT)
     }
 
     @Test func refusesADeviceThatIsNotATerminal() {
-        let error = sourceError { () throws(SourceError) in try ByteChannel.open(.serial(path: "/dev/null", baud: 4_800)) }
+        let error = sourceError { () throws(SourceError) in
+            try ByteChannel.open(.serial(path: "/dev/null", baud: 4_800))
+        }
         #expect(error?.operation == .configure)
         #expect(error?.errorNumber == ENOTTY)
         #expect(error?.description.hasPrefix("cannot configure /dev/null: not a serial device") == true)

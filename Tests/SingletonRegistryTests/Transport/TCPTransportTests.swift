@@ -48,7 +48,8 @@ import Testing
 
     @Test func refusedConnectionNamesTheServer() throws {
         let server = try LoopbackServer(listening: false)
-        let error = try #require(sourceError { () throws(SourceError) in try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port)) })
+        let error = try #require(
+            sourceError { () throws(SourceError) in try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port)) })
         #expect(error.operation == .connect)
         #expect(error.errorNumber == ECONNREFUSED)
         #expect(error.description == "cannot connect to 127.0.0.1:\(server.port): Connection refused")
@@ -71,7 +72,9 @@ import Testing
         for _ in 0..<16 where timedOut == nil {
             let start = ContinuousClock.now
             do throws(SourceError) {
-                held.append(try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port), connectTimeout: .milliseconds(300)))
+                held.append(
+                    try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port), connectTimeout: .milliseconds(300))
+                )
             } catch {
                 timedOut = error
                 #expect(ContinuousClock.now - start >= .milliseconds(300))

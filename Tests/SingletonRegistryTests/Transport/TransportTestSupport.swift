@@ -16,7 +16,9 @@ final class LoopbackServer {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0, "bind: \(SourceError.systemMessage(errno))")
         if listening { try #require(listen(fd, backlog) == 0) }
@@ -65,11 +67,11 @@ func readBytes(_ fd: Int32, count: Int, timeoutMs: Int32 = 5_000) -> [UInt8] {
 
 /// Pulls events from a reader's stream: bytes up to a count, or everything up to the end.
 struct EventCollector {
-    private var iterator: AsyncStream<ByteReaderEvent>.Iterator
+    private var iterator: ByteReaderEvents.AsyncIterator
     private(set) var end: ByteReaderEnd?
 
-    init(_ reader: ByteReader) {
-        iterator = reader.events().makeAsyncIterator()
+    init(_ reader: ByteReader, bufferLimit: Int = 64) {
+        iterator = reader.events(bufferLimit: bufferLimit).makeAsyncIterator()
     }
 
     /// Collects data until at least `count` bytes arrived or the reader finished.
