@@ -46,6 +46,24 @@ import Testing
         #expect(rest.count <= 32)
     }
 
+    @Test func aReaderStartsOnlyOnce() async throws {
+        let path = temporaryPath("once.nmea")
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try writeAll(fd, SerialTransportTests.nmea)
+        close(fd)
+        let reader = ByteReader(channel: try ByteChannel.open(.file(path: path)))
+        var first = EventCollector(reader)
+        var secondCount = 0
+        for await _ in reader.events() { secondCount += 1 }
+        #expect(secondCount == 0)
+        // The second request neither stole the events nor stopped the first reader.
+        let (bytes, end) = await first.untilEnd()
+        #expect(bytes == Array(SerialTransportTests.nmea.utf8))
+        #expect(end == .endOfFile)
+    }
+
     @Test func readsAFIFOUntilItsWriterCloses() async throws {
         let path = temporaryPath("fifo")
         try #require(mkfifo(path, 0o600) == 0)

@@ -32,16 +32,27 @@ public final class ByteReader: Sendable {
     }
 
     /// Starts the reader thread, which calls `handler` with every chunk and finally with one
-    /// ``ByteReaderEvent/finished(_:)``. A reader starts once; later calls do nothing.
+    /// ``ByteReaderEvent/finished(_:)``. A reader starts once: call this or ``events(bufferLimit:)``, once; later
+    /// calls do nothing.
     public func start(_ handler: @escaping @Sendable (ByteReaderEvent) -> Void) {
+        _ = startThread(handler)
+    }
+
+    /// Starts the thread unless it was started before; returns whether it did.
+    private func startThread(
+        credits: DispatchSemaphore? = nil, _ handler: @escaping @Sendable (ByteReaderEvent) -> Void
+    ) -> Bool {
         let first = state.withLock { state in
-            defer { state.started = true }
-            return !state.started
+            guard !state.started else { return false }
+            state.started = true
+            state.credits = credits
+            return true
         }
-        guard first else { return }
+        guard first else { return false }
         let thread = Thread { [self] in run(handler) }
         thread.name = "ByteReader \(channel.source)"
         thread.start()
+        return true
     }
 
     /// Asks the reader to stop; it delivers ``ByteReaderEnd/stopped`` promptly unless it has already finished.
@@ -61,18 +72,21 @@ public final class ByteReader: Sendable {
     /// At most `bufferLimit` chunks wait for the consumer: when it falls behind, the reader thread waits too, so
     /// nothing is lost and memory stays bounded; the kernel's buffers then fill and the source slows down (a gpsd
     /// server eventually drops a client that stays behind). Ending the iteration early (or cancelling its task)
-    /// stops the reader.
+    /// stops the reader. When the reader was started before, the sequence is empty.
     public func events(bufferLimit: Int = 64) -> ByteReaderEvents {
         // Start at 0 and add credits: libdispatch traps when a semaphore is freed below its initial value.
         let credits = DispatchSemaphore(value: 0)
         for _ in 0..<max(1, bufferLimit) { credits.signal() }
-        state.withLock { $0.credits = credits }
         let (stream, continuation) = AsyncStream.makeStream(of: ByteReaderEvent.self)
-        continuation.onTermination = { [self] _ in stop() }
-        start { event in
+        let started = startThread(credits: credits) { event in
             if case .data = event { credits.wait() }
             continuation.yield(event)
             if case .finished = event { continuation.finish() }
+        }
+        if started {
+            continuation.onTermination = { [self] _ in stop() }
+        } else {
+            continuation.finish()
         }
         return ByteReaderEvents(stream: stream, credits: credits)
     }
