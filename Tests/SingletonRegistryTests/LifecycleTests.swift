@@ -7,7 +7,7 @@ import Testing
 @Suite struct LifecycleTests {
     /// A journal of lifecycle events shared by the probes of one test.
     final class Journal: Sendable {
-        private let entries = Mutex<[String]>([])
+        private let entries = ObservedMutex<[String]>([])
         var all: [String] { entries.withLock { $0 } }
         func write(_ entry: String) { entries.withLock { $0.append(entry) } }
     }

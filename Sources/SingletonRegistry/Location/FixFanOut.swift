@@ -10,7 +10,7 @@ final class FixFanOut: Sendable {
         weak var subscription: FixSubscription?
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = ObservedMutex<[Entry]>([])
 
     /// The number of live subscribers.
     var count: Int {

@@ -14,7 +14,7 @@ final class FixSubscription: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = ObservedMutex(State())
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

@@ -11,7 +11,7 @@ final class Broadcaster<Element: Sendable>: Sendable {
         var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = ObservedMutex(State())
 
     /// The number of current subscribers.
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }

@@ -1,3 +1,4 @@
+import SingletonRegistry
 import Synchronization
 
 /// Makes concurrent test cases meet in pairs, so that each case's critical window overlaps another's.
@@ -10,7 +11,7 @@ final class PairRendezvous: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = ObservedMutex(State())
 
     func enter() {
         state.withLock { $0.inFlight += 1 }

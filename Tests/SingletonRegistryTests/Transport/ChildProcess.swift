@@ -10,7 +10,7 @@ import Testing
 /// SIGTERM; gpsfake and gpspipe launched that way cannot be terminated.
 final class ChildProcess: Sendable {
     let pid: pid_t
-    private let status = Mutex<Int32?>(nil)
+    private let status = ObservedMutex<Int32?>(nil)
 
     /// Starts `path` with `arguments`; standard output goes to `outputPath` (or /dev/null), standard error to
     /// /dev/null.

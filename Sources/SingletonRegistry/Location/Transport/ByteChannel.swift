@@ -11,7 +11,7 @@ public final class ByteChannel: Sendable {
     public let fileDescriptor: Int32
     private let ownsDescriptor: Bool
     private let isSocket: Bool
-    private let writeLock = Mutex(())
+    private let writeLock = ObservedMutex(())
 
     private init(source: ByteSource, fileDescriptor: Int32, ownsDescriptor: Bool, isSocket: Bool) {
         self.source = source

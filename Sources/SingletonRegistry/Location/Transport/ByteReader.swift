@@ -16,7 +16,7 @@ public final class ByteReader: Sendable {
     /// The most bytes one ``ByteReaderEvent/data(_:)`` carries.
     public let chunkSize: Int
     private let wake = WakePipe()
-    private let state = Mutex(State())
+    private let state = ObservedMutex(State())
 
     private struct State {
         var started = false
