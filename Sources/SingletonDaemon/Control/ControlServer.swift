@@ -204,7 +204,9 @@ public final class ControlServer: Sendable {
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// The number of connected watchers.
-    public var watcherCount: Int { state.withLock { $0.clients.values.count { $0.watching } } }
+    public var watcherCount: Int {
+        state.withLock { $0.clients.values.count { $0.watching && $0.dropReason == nil } }
+    }
 
     func send(_ line: [UInt8], to id: Int) {
         let needsWake = state.withLock { state -> Bool in

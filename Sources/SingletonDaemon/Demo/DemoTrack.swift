@@ -124,9 +124,10 @@ public enum DemoTrack {
             let knots = epoch.speed * 3_600 / 1_852
             let course = epoch.speed > 0.2 ? fixed(epoch.heading, 2) : ""
             sentence("GPRMC,\(hhmmss),A,\(lat),\(lon),\(fixed(max(knots, 0), 3)),\(course),\(date),,,A", &out)
-            let satellitesUsed = pad(used.count, 2)
+            // A 2D fix has no usable altitude: the receiver leaves it out.
+            let altitude = twoD ? "," : "\(fixed(epoch.altitudeMSL, 1)),M"
             sentence(
-                "GPGGA,\(hhmmss),\(lat),\(lon),1,\(satellitesUsed),\(fixed(hdop, 2)),\(fixed(epoch.altitudeMSL, 1)),M,"
+                "GPGGA,\(hhmmss),\(lat),\(lon),1,\(pad(used.count, 2)),\(fixed(hdop, 2)),\(altitude),"
                     + "\(fixed(geoidSeparation, 1)),M,,", &out)
         }
         var gsa = "GPGSA,A,\(lost ? 1 : twoD ? 2 : 3)"
