@@ -175,6 +175,7 @@ public final class ControlServer: Sendable {
         }
         guard started else {
             close(listenFD)
+            removeSocketFile()
             return
         }
         wake()

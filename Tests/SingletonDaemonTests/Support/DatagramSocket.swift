@@ -2,7 +2,7 @@ import Foundation
 
 /// A datagram socket the test owns, bound to a path (or an abstract name starting with `@`), standing in for
 /// systemd's `$NOTIFY_SOCKET`.
-final class DatagramSocket {
+final class DatagramSocket: Sendable {
     let fd: Int32
     let name: String
 
