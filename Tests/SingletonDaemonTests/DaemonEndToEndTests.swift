@@ -260,3 +260,24 @@ import Testing
         #expect(!rotated.contains(after))
     }
 }
+
+extension DaemonEndToEndTests {
+    @Test func sigtermDuringASurveySendsThePartialResultAndExitsInTime() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        let survey = try DaemonProcess(["survey", "600", "--control", control])
+        defer { survey.kill() }
+        #expect(await survey.stderr.line(containing: "survey: 0%") != nil)
+        let clock = ContinuousClock()
+        let start = clock.now
+        daemon.signal(SIGTERM)
+        let result = json(await survey.stdout.nextLine())
+        #expect(result?["class"]?.stringValue == "SURVEY")
+        #expect(result?["status"]?.stringValue == "cancelled")
+        #expect(await daemon.exitStatus() == 0)
+        #expect(clock.now - start < .seconds(2))
+        #expect(await survey.exitStatus() == 1)
+    }
+}

@@ -11,7 +11,7 @@ import Synchronization
 /// to wake it; it sleeps in `poll` with no timeout, so an idle server costs nothing. Each complete request line is
 /// parsed on that thread and handed to the async handler in a `Task`; a client has at most one request in flight,
 /// so its replies come in the order of its requests. Replies and watcher lines are queued per client under a
-/// `Mutex` and written without blocking.
+/// lock (an ``ObservedMutex``) and written without blocking.
 ///
 /// What a client can cost is bounded by ``ControlServerLimits``: the request line length, the number of clients,
 /// and the bytes queued for one client (a watcher that does not read is dropped, not buffered).
@@ -52,7 +52,7 @@ public final class ControlServer: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let identity: (device: UInt64, inode: UInt64)
-    private let state = Mutex(State())
+    private let state = ObservedMutex(State())
 
     private init(path: String, limits: ControlServerLimits, logger: Logger, listenFD: Int32, wakeRead: Int32, wakeWrite: Int32,
         identity: (UInt64, UInt64))
@@ -281,12 +281,18 @@ public final class ControlServer: Sendable {
             fds.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
             let stopping = state.withLock { state -> Bool in
-                if state.stopping { return true }
+                // Stopping waits for the requests in flight (a cancelled survey still sends its partial result),
+                // but reads no new ones.
+                if state.stopping, !state.clients.values.contains(where: { $0.busy && $0.dropReason == nil }) {
+                    return true
+                }
                 fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
                 if state.accepting { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
                 for (id, client) in state.clients where !client.hungUp {
                     var events: Int32 = 0
-                    if !client.busy, !client.endOfInput, !client.input.contains(0x0A) { events |= Int32(POLLIN) }
+                    if !state.stopping, !client.busy, !client.endOfInput, !client.input.contains(0x0A) {
+                        events |= Int32(POLLIN)
+                    }
                     if !client.output.isEmpty { events |= Int32(POLLOUT) }
                     fds.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
                     ids.append(id)
@@ -424,7 +430,9 @@ public final class ControlServer: Sendable {
             for id in Array(state.clients.keys) {
                 var client = state.clients[id]!
                 defer { state.clients[id] = client }
-                while client.dropReason == nil, !client.busy, let newline = client.input.firstIndex(of: 0x0A) {
+                while !state.stopping, client.dropReason == nil, !client.busy,
+                    let newline = client.input.firstIndex(of: 0x0A)
+                {
                     var line = client.input[..<newline]
                     client.input.removeSubrange(...newline)
                     if line.last == 0x0D { line = line.dropLast() }

@@ -28,7 +28,7 @@ public final class FixOutput: Sendable {
     public let path: String
     private let logger: Logger
     private let queue = DispatchQueue(label: "singletond.output")
-    private let state: Mutex<State>
+    private let state: ObservedMutex<State>
 
     /// Opens `path` for appending (creating it with mode 0644), or uses standard output for `-`.
     ///
@@ -37,9 +37,9 @@ public final class FixOutput: Sendable {
         self.path = path
         self.logger = logger
         if path == "-" {
-            state = Mutex(State(fd: 1))
+            state = ObservedMutex(State(fd: 1))
         } else {
-            state = Mutex(State(fd: try Self.open(path)))
+            state = ObservedMutex(State(fd: try Self.open(path)))
         }
     }
 

@@ -13,7 +13,7 @@ import Synchronization
 /// number, for when a graceful shutdown hangs.
 public final class SignalHandler: Sendable {
     private let sources = Mutex<[any DispatchSourceSignal]>([])
-    private let terminations = Mutex(0)
+    private let terminations = Atomic<Int>(0)
 
     /// Installs the sources; `terminate` gets the signal number, `hangUp` is called for SIGHUP.
     public init(
@@ -29,10 +29,7 @@ public final class SignalHandler: Sendable {
                     source.setEventHandler { hangUp() }
                 } else {
                     source.setEventHandler {
-                        let n = self.terminations.withLock { n in
-                            n += 1
-                            return n
-                        }
+                        let n = self.terminations.wrappingAdd(1, ordering: .relaxed).newValue
                         if n > 1 { _exit(128 + signo) }
                         terminate(signo)
                     }
