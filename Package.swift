@@ -20,9 +20,11 @@ let package = Package(
         // The daemon's parts (command line, control socket, output, signals), testable as a library.
         .target(name: "SingletonDaemon", dependencies: ["SingletonRegistry", "GNSSProtocol"]),
         .executableTarget(name: "singletond", dependencies: ["SingletonDaemon"]),
+        // hop-bench's harness (runner, histogram, report, baseline check), a library so tests can reach it.
+        .target(name: "HopBenchCore", path: "Benchmarks/HopBenchCore"),
         .executableTarget(
             name: "HopBench",
-            dependencies: ["SingletonRegistry", "GNSSProtocol"],
+            dependencies: ["SingletonRegistry", "GNSSProtocol", "HopBenchCore"],
             path: "Benchmarks/HopBench"
         ),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol"]),
@@ -34,6 +36,7 @@ let package = Package(
             name: "SingletonDaemonTests",
             dependencies: ["SingletonDaemon", "SingletonRegistryTesting"]
         ),
+        .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

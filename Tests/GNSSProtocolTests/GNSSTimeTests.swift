@@ -10,7 +10,8 @@ import Testing
 
     @Test func handlesLeapDayAndEpoch() throws {
         #expect(GNSSTime(millisecondsSince1970: 0).iso8601 == "1970-01-01T00:00:00.000Z")
-        let leap = try #require(GNSSTime(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59))
+        let leap = try #require(
+            GNSSTime(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59))
         #expect(leap.iso8601 == "2024-02-29T23:59:59.000Z")
         #expect(leap.millisecondOfDay == 86_399_000)
     }

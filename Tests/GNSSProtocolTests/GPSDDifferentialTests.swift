@@ -18,14 +18,18 @@ import Testing
             print("skipping: ../shared/nmea-samples is absent")
             return
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".log") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasSuffix(".log")
+        }
         #expect(!names.isEmpty)
         for name in names.sorted() {
             let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
             let agreement = try GPSDReference.compare(bytes, name: name, tool: tool)
             print(agreement)
             let required = Self.documentedExceptions[name] ?? 0.99
-            #expect(agreement.ratio >= required, "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
+            #expect(
+                agreement.ratio >= required,
+                "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
         }
     }
 
@@ -38,7 +42,9 @@ import Testing
             let agreement = try GPSDReference.compare(bytes, name: file.lastPathComponent, tool: tool)
             print(agreement)
             #expect(agreement.gpsdEpochs >= 15)
-            #expect(agreement.ratio >= 0.99, "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
+            #expect(
+                agreement.ratio >= 0.99,
+                "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
         }
     }
 
@@ -50,6 +56,8 @@ import Testing
         let agreement = try GPSDReference.compare(stream, name: "random seed \(seed)", tool: tool)
         print(agreement, generator.summary)
         #expect(agreement.gpsdEpochs >= 250)
-        #expect(agreement.ratio >= 0.99, "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
+        #expect(
+            agreement.ratio >= 0.99,
+            "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
     }
 }

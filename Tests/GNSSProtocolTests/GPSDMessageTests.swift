@@ -14,8 +14,10 @@ enum CapturedLines {
     static let deviceDriver =
         #"{"class":"DEVICE","path":"/dev/pts/1","driver":"NMEA0183","activated":"2026-11-22T02:17:51.515Z","native":0,"bps":4800,"parity":"N","stopbits":1,"cycle":1.00}"#
     static let deviceGone = #"{"class":"DEVICE","path":"/dev/pts/1","activated":0}"#
-    static let tpvFirst = #"{"class":"TPV","device":"/dev/pts/1","mode":2,"lat":49.130904000,"lon":-122.719980333,"magvar":15.8}"#
-    static let tpvNoFix = #"{"class":"TPV","device":"/dev/pts/1","mode":1,"time":"2026-03-26T03:10:07.000Z","ept":0.005}"#
+    static let tpvFirst =
+        #"{"class":"TPV","device":"/dev/pts/1","mode":2,"lat":49.130904000,"lon":-122.719980333,"magvar":15.8}"#
+    static let tpvNoFix =
+        #"{"class":"TPV","device":"/dev/pts/1","mode":1,"time":"2026-03-26T03:10:07.000Z","ept":0.005}"#
     static let tpvFull =
         #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-03-26T03:15:16.000Z","ept":0.005,"lat":49.126133500,"lon":-122.710178833,"altHAE":82.4000,"altMSL":99.1000,"alt":99.1000,"epx":8.997,"epy":14.222,"epv":79.350,"track":39.1400,"magtrack":54.9307,"magvar":15.8,"speed":0.043,"climb":0.094,"epd":55.2223,"eps":0.14,"epc":0.52,"geoidSep":-16.700,"eph":40.850,"sep":77.140}"#
     static let tpvStatus =
@@ -47,7 +49,9 @@ enum CapturedLines {
     }
 
     @Test func refusesProtocolBeforeThree() throws {
-        guard case .version(let old) = try decode(#"{"class":"VERSION","release":"2.39","rev":"x","proto_major":2,"proto_minor":5}"#)
+        guard
+            case .version(let old) = try decode(
+                #"{"class":"VERSION","release":"2.39","rev":"x","proto_major":2,"proto_minor":5}"#)
         else {
             Issue.record("not a VERSION")
             return
@@ -96,7 +100,8 @@ enum CapturedLines {
         #expect(old.activation == .active(since: GNSSTime(millisecondsSince1970: 1_300_000_000_500)))
         #expect(
             failure(#"{"class":"DEVICE","path":"/dev/gps","activated":true}"#)
-                == .wrongType(className: "DEVICE", field: "activated", expected: "a time string or a number", found: "a boolean"))
+                == .wrongType(
+                    className: "DEVICE", field: "activated", expected: "a time string or a number", found: "a boolean"))
     }
 
     @Test func decodesEveryTPVField() throws {
@@ -123,11 +128,12 @@ enum CapturedLines {
     @Test func decodesSparseTPVs() throws {
         #expect(
             try decode(CapturedLines.tpvFirst)
-                == .tpv({
-                    var f = Fix(mode: .twoD, latitude: 49.130904, longitude: -122.719980333, device: "/dev/pts/1")
-                    f.magneticVariation = 15.8
-                    return f
-                }()))
+                == .tpv(
+                    {
+                        var f = Fix(mode: .twoD, latitude: 49.130904, longitude: -122.719980333, device: "/dev/pts/1")
+                        f.magneticVariation = 15.8
+                        return f
+                    }()))
         guard case .tpv(let noFix) = try decode(CapturedLines.tpvNoFix) else { return }
         #expect(noFix.mode == .noFix && noFix.latitude == nil && noFix.ept == 0.005)
         // Older gpsd: only the deprecated `alt`.
@@ -143,11 +149,16 @@ enum CapturedLines {
             return
         }
         #expect(sky.satellites.count == 3 && sky.satellitesUsed == 3)
-        #expect(sky.satellites[0] == Satellite(prn: 28, gnssID: 0, svID: 28, elevation: 28, azimuth: 95, signalStrength: 32, used: true))
+        #expect(
+            sky.satellites[0]
+                == Satellite(prn: 28, gnssID: 0, svID: 28, elevation: 28, azimuth: 95, signalStrength: 32, used: true))
         #expect(sky.hdop == 9.99 && sky.vdop == 1 && sky.pdop == 10.04 && sky.gdop == nil)
         guard case .sky(let sbas) = try decode(CapturedLines.skyGalileo) else { return }
-        #expect(sbas.satellites == [Satellite(prn: 33, gnssID: 1, svID: 120, elevation: 62, azimuth: 34, signalStrength: 9)])
-        let dops = #"{"class":"SKY","xdop":0.98,"ydop":1.92,"vdop":4.05,"tdop":2.55,"hdop":2.22,"gdop":4.80,"pdop":4.62}"#
+        #expect(
+            sbas.satellites == [Satellite(prn: 33, gnssID: 1, svID: 120, elevation: 62, azimuth: 34, signalStrength: 9)]
+        )
+        let dops =
+            #"{"class":"SKY","xdop":0.98,"ydop":1.92,"vdop":4.05,"tdop":2.55,"hdop":2.22,"gdop":4.80,"pdop":4.62}"#
         guard case .sky(let onlyDops) = try decode(dops) else { return }
         #expect(onlyDops.satellites.isEmpty)
         #expect(onlyDops.xdop == 0.98 && onlyDops.ydop == 1.92 && onlyDops.tdop == 2.55 && onlyDops.gdop == 4.8)
@@ -169,8 +180,12 @@ enum CapturedLines {
         #expect(
             failure(#"{"class":"TPV","mode":3,"lat":"abc"}"#)?.description
                 == #"TPV field "lat": expected a number, found a string"#)
-        #expect(failure(#"{"class":"TPV","mode":7}"#) == .invalidValue(className: "TPV", field: "mode", reason: "7 is not 0, 1, 2 or 3"))
-        #expect(failure(#"{"class":"TPV","mode":2.5}"#) == .invalidValue(className: "TPV", field: "mode", reason: "2.5 is not an integer"))
+        #expect(
+            failure(#"{"class":"TPV","mode":7}"#)
+                == .invalidValue(className: "TPV", field: "mode", reason: "7 is not 0, 1, 2 or 3"))
+        #expect(
+            failure(#"{"class":"TPV","mode":2.5}"#)
+                == .invalidValue(className: "TPV", field: "mode", reason: "2.5 is not an integer"))
         #expect(failure(#"{"class":"TPV"}"#) == .missingField(className: "TPV", field: "mode"))
         #expect(failure(#"{"class":"TPV","mode":3,"lat":91}"#) != nil)
         #expect(failure(#"{"class":"TPV","mode":3,"time":"yesterday"}"#) != nil)

@@ -5,7 +5,8 @@ import Testing
 /// Runs gpsd's own decoder (`gpsdecode`) and compares its TPVs with ours, epoch by epoch.
 enum GPSDReference {
     /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// `../shared/nmea-samples` next to the package, when present.
@@ -23,7 +24,8 @@ enum GPSDReference {
 
     /// The path of `gpsdecode`, or `nil`; follows the project rule: missing under CI=true is a failure.
     static func gpsdecode() -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+            separator: ":")
         for dir in path where FileManager.default.isExecutableFile(atPath: "\(dir)/gpsdecode") {
             return "\(dir)/gpsdecode"
         }

@@ -7,7 +7,8 @@ import Testing
     @Test func decodesSessionAndCountsBadLines() throws {
         var decoder = GPSDStreamDecoder()
         let stream = bytes([
-            CapturedLines.version, CapturedLines.devicesEmpty, CapturedLines.watch, #"{"class":"TPV","mode":3,"lat":"abc"}"#,
+            CapturedLines.version, CapturedLines.devicesEmpty, CapturedLines.watch,
+            #"{"class":"TPV","mode":3,"lat":"abc"}"#,
             CapturedLines.tpvFull, CapturedLines.gst,
         ])
         var events: [GPSDStreamEvent] = []

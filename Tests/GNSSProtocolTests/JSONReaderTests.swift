@@ -20,7 +20,9 @@ import Testing
         #expect(
             value
                 == .object([
-                    JSONMember(key: "a", value: .array([.number(1), .number(-25), .bool(true), .bool(false), .null, .string("x")])),
+                    JSONMember(
+                        key: "a",
+                        value: .array([.number(1), .number(-25), .bool(true), .bool(false), .null, .string("x")])),
                     JSONMember(key: "b", value: .object([JSONMember(key: "c", value: .object([]))])),
                     JSONMember(key: "d", value: .array([])),
                 ]))

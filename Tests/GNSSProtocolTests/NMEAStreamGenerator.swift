@@ -25,7 +25,8 @@ struct NMEAStreamGenerator {
         var sum: UInt8 = 0
         for c in body.utf8 { sum ^= c }
         let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
-        return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
+        return "$" + body + "*"
+            + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
     }
 
     private static func fixed(_ v: Double, _ decimals: Int, width: Int = 0) -> String {
@@ -80,19 +81,24 @@ struct NMEAStreamGenerator {
                 let body: String
                 switch type {
                 case "RMC":
-                    body = "\(talker)RMC,\(hms),A,\(latText),\(lonText),\(Self.fixed(knots, 3)),"
+                    body =
+                        "\(talker)RMC,\(hms),A,\(latText),\(lonText),\(Self.fixed(knots, 3)),"
                         + "\(Self.fixed(track, 2)),\(date),,,A"
                 case "GGA":
-                    body = "\(talker)GGA,\(hms),\(latText),\(lonText),1,\(satellites < 10 ? "0" : "")\(satellites),"
+                    body =
+                        "\(talker)GGA,\(hms),\(latText),\(lonText),1,\(satellites < 10 ? "0" : "")\(satellites),"
                         + "0.9,\(Self.fixed(alt, 1)),M,12.5,M,,"
                 case "GSA":
                     body = "\(talker)GSA,A,3,02,05,07,09,13,,,,,,,,1.6,0.9,1.3"
                 case "GSV":
-                    text += Self.checksummed("\(talker)GSV,2,1,06,02,45,120,40,05,30,200,35,07,12,300,,09,60,010,44")
+                    text +=
+                        Self.checksummed(
+                            "\(talker)GSV,2,1,06,02,45,120,40,05,30,200,35,07,12,300,,09,60,010,44")
                         + lineEnd
                     body = "\(talker)GSV,2,2,06,13,05,080,20,15,70,270,45"
                 case "VTG":
-                    body = "\(talker)VTG,\(Self.fixed(track, 2)),T,,M,\(Self.fixed(knots, 3)),N,"
+                    body =
+                        "\(talker)VTG,\(Self.fixed(track, 2)),T,,M,\(Self.fixed(knots, 3)),N,"
                         + "\(Self.fixed(knots * 1.852, 3)),K,A"
                 default:
                     body = "\(talker)GLL,\(latText),\(lonText),\(hms),A,A"
@@ -102,7 +108,10 @@ struct NMEAStreamGenerator {
                 switch rng.next() % 40 {
                 case 0: text += "\u{1}\u{2}binary\u{7F}noise" + lineEnd
                 case 1: text += Self.checksummed("\(talker)ZZZ,1,2,3") + lineEnd
-                case 2: text += String(Self.checksummed("\(talker)GSA,A,3,01,,,,,,,,,,,,1.0,1.0,1.0").dropLast()) + "0" + lineEnd
+                case 2:
+                    text +=
+                        String(Self.checksummed("\(talker)GSA,A,3,01,,,,,,,,,,,,1.0,1.0,1.0").dropLast()) + "0"
+                        + lineEnd
                 case 3: text += "$PGRME,15.0,M,45.0,M,25.0,M*1" + lineEnd
                 default: break
                 }

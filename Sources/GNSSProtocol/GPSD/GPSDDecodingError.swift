@@ -22,7 +22,8 @@ public enum GPSDDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
         case .notAnObject(let found): "gpsd message is a JSON \(found), not an object"
         case .missingClass: "gpsd message has no \"class\" string"
         case .missingField(let c, let f): "\(c) message lacks the required field \"\(f)\""
-        case .wrongType(let c, let f, let expected, let found): "\(c) field \"\(f)\": expected \(expected), found \(found)"
+        case .wrongType(let c, let f, let expected, let found):
+            "\(c) field \"\(f)\": expected \(expected), found \(found)"
         case .invalidValue(let c, let f, let reason): "\(c) field \"\(f)\": \(reason)"
         }
     }

@@ -48,7 +48,8 @@ public struct GPSDDevice: Sendable, Hashable {
             activation = .active(since: time)
         case .number(let seconds)?:
             guard seconds >= 0, seconds < 1e12 else { throw f.invalid("activated", "\(seconds) is not a time") }
-            activation = seconds == 0 ? .inactive : .active(since: GNSSTime(millisecondsSince1970: Int64(seconds * 1_000)))
+            activation =
+                seconds == 0 ? .inactive : .active(since: GNSSTime(millisecondsSince1970: Int64(seconds * 1_000)))
         case let other?:
             throw f.wrongType("activated", "a time string or a number", other)
         }

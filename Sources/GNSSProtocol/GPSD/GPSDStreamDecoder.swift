@@ -19,7 +19,9 @@ public struct GPSDStreamDecoder: Sendable {
     public var droppedLineCount: Int { framer.droppedLineCount }
 
     /// Feeds the next bytes of the connection and returns what they complete, in stream order.
-    public mutating func receive(_ chunk: some BidirectionalCollection<UInt8>) throws(GPSDProtocolError) -> [GPSDStreamEvent] {
+    public mutating func receive(_ chunk: some BidirectionalCollection<UInt8>) throws(GPSDProtocolError)
+        -> [GPSDStreamEvent]
+    {
         var events: [GPSDStreamEvent] = []
         var banner = version
         var invalidCount = invalidLineCount

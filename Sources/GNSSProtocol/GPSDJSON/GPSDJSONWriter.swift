@@ -6,7 +6,9 @@
 /// no allocation beyond the growth of the caller's buffer.
 public enum GPSDJSONWriter {
     /// Appends one TPV line for `fix`, ending with `\n` when `newline` is true. `device` overrides `fix.device`.
-    public static func appendTPV(_ fix: Fix, device: String? = nil, newline: Bool = true, to out: inout [UInt8]) {
+    public static func appendTPV(
+        _ fix: Fix, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
+    ) {
         literal("{\"class\":\"TPV\"", &out)
         if let device = device ?? fix.device {
             literal(",\"device\":", &out)
@@ -48,7 +50,9 @@ public enum GPSDJSONWriter {
     }
 
     /// Appends one SKY line for `view`, ending with `\n` when `newline` is true. `device` overrides `view.device`.
-    public static func appendSKY(_ view: SkyView, device: String? = nil, newline: Bool = true, to out: inout [UInt8]) {
+    public static func appendSKY(
+        _ view: SkyView, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
+    ) {
         literal("{\"class\":\"SKY\"", &out)
         if let device = device ?? view.device {
             literal(",\"device\":", &out)
@@ -213,7 +217,9 @@ public enum GPSDJSONWriter {
     }
 
     @inline(__always)
-    private static func number(_ name: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
+    private static func number(
+        _ name: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]
+    ) {
         guard let value, value.isFinite else { return }
         out.append(0x2C)
         out.append(0x22)

@@ -65,13 +65,15 @@ struct EpochAssembler: Sendable {
             fix.altitudeMSL = nil
             fix.climb = nil
         }
-        if fix.mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time, let t1 = fix.time,
+        if fix.mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time,
+            let t1 = fix.time,
             let a0 = prev.altitudeMSL, let a1 = fix.altitudeMSL, t1 > t0
         {
             fix.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         }
         // As gpsd: without a reported speed, derive it from the distance to the last reported position.
-        if fix.speed == nil, fix.mode >= .twoD, let prev = previous, prev.mode >= .twoD, let t0 = prev.time,
+        if fix.speed == nil, fix.mode >= .twoD, let prev = previous, prev.mode >= .twoD,
+            let t0 = prev.time,
             let t1 = fix.time, t1 > t0, let lat0 = prev.latitude, let lon0 = prev.longitude,
             let lat1 = fix.latitude, let lon1 = fix.longitude
         {
@@ -200,7 +202,8 @@ struct EpochAssembler: Sendable {
     mutating func applyRMC(_ f: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
         if let tod = f.timeOfDay(1) {
             if f.length(9) == 6, let dmy = f.int(9) {
-                _ = clock.setDate(day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: tod)
+                _ = clock.setDate(
+                    day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: tod)
             }
             timestamp(.rmc, timeOfDay: tod, emit: emit)
         }
@@ -310,7 +313,9 @@ struct EpochAssembler: Sendable {
         else { return false }
         // As in gpsd 3.22, ZDA dates the cycle but takes no part in finding its end: receivers send it at
         // irregular points of the cycle (once per second in a 2 Hz stream, for one).
-        if detector.cycleTime == nil || detector.cycleTime == tod, let time = clock.resolve(timeOfDay: tod) {
+        if detector.cycleTime == nil || detector.cycleTime == tod,
+            let time = clock.resolve(timeOfDay: tod)
+        {
             fix.time = time
         }
         return true

@@ -26,11 +26,16 @@ struct NMEAClock: Sendable {
 
     /// Sets the date from RMC's `ddmmyy` digits; returns `false` when they are not a date.
     mutating func setDate(day d: Int, month: Int, twoDigitYear yy: Int, timeOfDay: Int) -> Bool {
-        guard (1...12).contains(month), (1...31).contains(d), (0...99).contains(yy) else { return false }
+        guard (1...12).contains(month), (1...31).contains(d), (0...99).contains(yy) else {
+            return false
+        }
         var year: Int
-        if let century = zdaCentury {
+        if var century = zdaCentury {
+            if let last = lastYear, last % 100 == 99, yy == 0 {
+                century += 100
+                zdaCentury = century
+            }
             year = century + yy
-            if let last = lastYear, last % 100 == 99, yy == 0 { year += 100 }
         } else {
             year = yy >= 80 ? 1900 + yy : 2000 + yy
         }
@@ -40,7 +45,9 @@ struct NMEAClock: Sendable {
 
     /// Sets the date from ZDA's four-digit year; returns `false` when the fields are not a date.
     mutating func setDate(year: Int, month: Int, day d: Int, timeOfDay: Int) -> Bool {
-        guard (1...12).contains(month), (1...31).contains(d), (1980...2200).contains(year) else { return false }
+        guard (1...12).contains(month), (1...31).contains(d), (1980...2200).contains(year) else {
+            return false
+        }
         zdaCentury = year - year % 100
         set(year: year, month: month, day: d, timeOfDay: timeOfDay)
         return true

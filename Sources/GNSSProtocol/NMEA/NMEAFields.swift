@@ -142,7 +142,8 @@ struct NMEAFields {
             guard a >= 0, a <= 9, b >= 0, b <= 9 else { return nil }
             return a * 10 + b
         }
-        guard let hour = pair(s), let minute = pair(s + 2), let second = pair(s + 4), hour < 24, minute < 60,
+        guard let hour = pair(s), let minute = pair(s + 2), let second = pair(s + 4), hour < 24,
+            minute < 60,
             second < 61
         else { return nil }
         var ms = 0
@@ -162,7 +163,8 @@ struct NMEAFields {
 
     /// Exact powers of ten for correctly rounded conversion.
     private static let powersOfTen: [Double] = [
-        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+        1e18,
     ]
 
     /// Parses `[+-]digits[.digits]` in `base[s..<e]`.

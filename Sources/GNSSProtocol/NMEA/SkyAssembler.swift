@@ -44,9 +44,13 @@ struct SkyAssembler: Sendable {
         previousWasGSA = true
         previousWasGSV = false
         var system = talkerSystem
-        if f.count > 18, let id = f.int(18), let s = NMEASatelliteNumbering.system(id: id) { system = s }
+        if f.count > 18, let id = f.int(18), let s = NMEASatelliteNumbering.system(id: id) {
+            system = s
+        }
         for k in 3...14 {
-            if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system), used.count < 256 {
+            if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system),
+                used.count < 256
+            {
                 used.append(id.prn)
             }
         }
@@ -57,7 +61,9 @@ struct SkyAssembler: Sendable {
 
     /// Applies one GSV part.
     mutating func applyGSV(_ f: NMEAFields, system: NMEASatelliteNumbering.System) {
-        guard let total = f.int(1), let part = f.int(2), total >= 1, part >= 1, part <= total else { return }
+        guard let total = f.int(1), let part = f.int(2), total >= 1, part >= 1, part <= total else {
+            return
+        }
         if !previousWasGSV && part == 1 {
             view.satellites.removeAll(keepingCapacity: true)
             complete = false
@@ -72,7 +78,9 @@ struct SkyAssembler: Sendable {
                 let az = f.double(k + 2)
                 let ss = f.double(k + 3)
                 if let existing = view.satellites.firstIndex(where: { $0.prn == id.prn }) {
-                    if view.satellites[existing].signalStrength == nil { view.satellites[existing].signalStrength = ss }
+                    if view.satellites[existing].signalStrength == nil {
+                        view.satellites[existing].signalStrength = ss
+                    }
                 } else if view.satellites.count < 256 {
                     view.satellites.append(
                         Satellite(

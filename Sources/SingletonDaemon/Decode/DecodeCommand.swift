@@ -89,9 +89,14 @@ public enum DecodeCommand {
                 break
             }
             if count == 0 { break }
-            chunk.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), emit: emit) }
+            chunk.withUnsafeBytes {
+                decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), emit: emit)
+            }
             if output.count >= flushAt {
-                if !writeAll(1, output) { writeFailed = true; break }
+                if !writeAll(1, output) {
+                    writeFailed = true
+                    break
+                }
                 output.removeAll(keepingCapacity: true)
             }
         }

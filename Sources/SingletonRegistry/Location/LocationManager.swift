@@ -3,8 +3,13 @@ import Observation
 
 /// Owns one position source, keeps the latest fix and the receiver's state, and streams fixes to subscribers.
 ///
-/// A non-final class isolated to ``RegistryActor``, held by ``AppSingletons``; tests subclass it to feed scripted
-/// fixes through ``deliver(_:)-(Fix)``.
+/// The Linux counterpart of CoreLocation's manager for a daemon. A non-final class isolated to ``RegistryActor``,
+/// held by ``AppSingletons``; tests subclass it and feed scripted fixes through ``deliver(_:)-(Fix)``.
+///
+/// The source runs off the actor: bytes are read on a reader thread and decoded on the cooperative pool, and only
+/// finished fixes hop to the actor, one hop per fix. ``state``, ``lastFix`` and ``satellites`` are observable with
+/// Observation; ``stateChanges()`` delivers every state change in order; ``updates(bufferSize:)`` gives each
+/// subscriber its own bounded stream of fixes.
 @Observable
 @RegistryActor
 open class LocationManager: ManagedSingleton {
@@ -17,12 +22,66 @@ open class LocationManager: ManagedSingleton {
     public private(set) var lastFix: Fix?
     /// The latest satellite view.
     public private(set) var satellites: SkyView?
+    /// The source running now, if any.
+    public private(set) var source: LocationSource?
+    /// The last thing that went wrong with the source (a bad line from gpsd, a lost connection), until it recovers.
+    public private(set) var lastProblem: String?
+    /// How many fixes were delivered since the manager was created.
+    public private(set) var fixCount = 0
 
-    @ObservationIgnored private let fixes = Broadcaster<Fix>()
+    /// The source ``start()`` (the registry's lifecycle) runs; `nil` starts nothing.
+    public var configuredSource: LocationSource?
+    /// How long without a fix before a fixed state turns ``LocationState/stale(source:)``.
+    public var staleAfter: Duration = .seconds(5)
+    /// How long to wait before reopening a lost source.
+    public var reconnectPolicy = ReconnectPolicy()
+
+    @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
+    @ObservationIgnored private var session: Task<Void, Never>?
+    @ObservationIgnored private var staleWatch: Task<Void, Never>?
+    @ObservationIgnored private var lastFixInstant: ContinuousClock.Instant?
 
     /// Creates a manager with no source.
     public nonisolated init() {}
+
+    /// Starts reading `source`, replacing the source running now.
+    ///
+    /// Files, standard input and serial devices are opened before this returns, and an error opening them is
+    /// thrown (and the state becomes ``LocationState/failed(source:message:)``). Network sources (gpsd, NMEA over
+    /// TCP) are opened in the background and retried with backoff until they answer.
+    open func start(_ source: LocationSource) async throws {
+        await stop()
+        self.source = source
+        lastProblem = nil
+        var firstChannel: ByteChannel?
+        if !source.retriesFirstOpen, let byteSource = source.byteSource {
+            transition(to: .connecting(source: source.description))
+            do {
+                firstChannel = try await ChannelOpener.open(byteSource)
+            } catch {
+                lastProblem = error.description
+                transition(to: .failed(source: source.description, message: error.description))
+                self.source = nil
+                throw error
+            }
+        }
+        let session = LocationSession(source: source, manager: self, policy: reconnectPolicy)
+        self.session = Task { [firstChannel] in await session.run(firstChannel: firstChannel) }
+        staleWatch = Task { await self.watchForStaleness() }
+    }
+
+    /// Stops the source and waits until it is closed; subscribers keep their streams.
+    open func stop() async {
+        let running = session
+        session = nil
+        staleWatch?.cancel()
+        staleWatch = nil
+        running?.cancel()
+        await running?.value
+        source = nil
+        transition(to: .idle)
+    }
 
     /// Every state change from now on, starting with the current state, in order.
     public func stateChanges() -> AsyncStream<LocationState> {
@@ -30,13 +89,25 @@ open class LocationManager: ManagedSingleton {
     }
 
     /// A fresh stream of the fixes delivered from now on, keeping at most `bufferSize` unread fixes.
-    public func updates(bufferSize: Int = 64) -> AsyncStream<Fix> {
-        fixes.subscribe(bufferingPolicy: .bufferingNewest(max(1, bufferSize)))
+    ///
+    /// A subscriber that reads too slowly loses its oldest fixes and is told how many in the next
+    /// ``LocationUpdate``; it never stalls the manager or the other subscribers. A subscriber that stops iterating
+    /// (drops the sequence, or its task is cancelled) is removed.
+    public func updates(bufferSize: Int = 64) -> LocationUpdates {
+        LocationUpdates(subscription: fixes.subscribe(capacity: bufferSize))
     }
 
-    /// Makes `fix` the latest fix and sends it to every subscriber.
+    /// The number of live ``updates(bufferSize:)`` subscribers.
+    public var subscriberCount: Int { fixes.count }
+
+    /// Makes `fix` the latest fix, updates the state, and sends the fix to every subscriber.
     open func deliver(_ fix: Fix) {
         lastFix = fix
+        fixCount += 1
+        lastFixInstant = .now
+        let name = source?.description ?? "scripted source"
+        transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
+        if lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
     }
 
@@ -45,18 +116,44 @@ open class LocationManager: ManagedSingleton {
         satellites = sky
     }
 
-    /// Moves to `newState` and tells the state subscribers.
+    /// Moves to `newState` and tells the state subscribers; repeating the current state does nothing.
     public func transition(to newState: LocationState) {
         guard newState != state else { return }
         state = newState
         states.send(newState)
     }
 
-    /// Nothing to start until a source is configured.
-    open func start() async throws {}
+    /// The source ran out for good (a file's end): nothing runs any more.
+    func sessionEnded() {
+        source = nil
+        lastProblem = nil
+        transition(to: .idle)
+    }
+
+    /// Records what went wrong with the source, or clears it with `nil`.
+    func noteProblem(_ message: String?) {
+        lastProblem = message
+    }
+
+    /// Starts ``configuredSource``, if any.
+    open func start() async throws {
+        if let configuredSource { try await start(configuredSource) }
+    }
 
     /// Stops the source.
     open func shutdown() async {
-        transition(to: .idle)
+        await stop()
+    }
+
+    /// Turns a fixed state stale when no fix came for ``staleAfter``; sleeps between checks, never polls.
+    private func watchForStaleness() async {
+        while !Task.isCancelled {
+            let deadline = (lastFixInstant ?? .now) + staleAfter
+            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+            guard case .fixed(let name) = state, let last = lastFixInstant, last + staleAfter <= .now else {
+                continue
+            }
+            transition(to: .stale(source: name))
+        }
     }
 }

@@ -64,7 +64,9 @@ public final class ByteChannel: Sendable {
                 let written = bytes.withUnsafeBytes { raw in
                     let start = raw.baseAddress! + offset
                     let count = raw.count - offset
-                    return isSocket ? send(fileDescriptor, start, count, Int32(MSG_NOSIGNAL)) : Glibc.write(fileDescriptor, start, count)
+                    return isSocket
+                        ? send(fileDescriptor, start, count, Int32(MSG_NOSIGNAL))
+                        : Glibc.write(fileDescriptor, start, count)
                 }
                 if written >= 0 {
                     offset += written
@@ -77,7 +79,9 @@ public final class ByteChannel: Sendable {
                 if code == EINTR { continue }
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 guard remaining > .zero else {
-                    throw SourceError(.write, source: source.description, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)")
+                    throw SourceError(
+                        .write, source: source.description, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)"
+                    )
                 }
                 var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&pfd, 1, PollTimeout.milliseconds(remaining))

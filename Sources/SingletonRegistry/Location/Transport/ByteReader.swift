@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import Synchronization
@@ -7,7 +8,8 @@ import Synchronization
 ///
 /// The thread sleeps in `poll(2)` on the channel and on a wake-up pipe, so an idle source costs no CPU and ``stop()``
 /// takes effect at once, even when no byte ever arrives. The callback runs on the reader thread, one event at a
-/// time, and must return quickly: hand the bytes on (to an actor, a stream) rather than process them there.
+/// time; while it runs nothing is read, so it should hand the bytes on (to an actor, a stream) rather than process
+/// them there. ``events(bufferLimit:)`` does that with flow control.
 public final class ByteReader: Sendable {
     /// The channel being read; the reader keeps it open while it runs.
     public let channel: ByteChannel
@@ -15,11 +17,12 @@ public final class ByteReader: Sendable {
     public let chunkSize: Int
     private let wake = WakePipe()
     private let state = Mutex(State())
-    private let dropped = Mutex(0)
 
     private struct State {
         var started = false
         var stopRequested = false
+        /// The flow control of ``events(bufferLimit:)``, released by ``stop()`` so that it is prompt.
+        var credits: DispatchSemaphore?
     }
 
     /// Creates a reader for `channel`; nothing is read until ``start(_:)``.
@@ -29,43 +32,64 @@ public final class ByteReader: Sendable {
     }
 
     /// Starts the reader thread, which calls `handler` with every chunk and finally with one
-    /// ``ByteReaderEvent/finished(_:)``. A reader starts once; later calls do nothing.
+    /// ``ByteReaderEvent/finished(_:)``. A reader starts once: call this or ``events(bufferLimit:)``, once; later
+    /// calls do nothing.
     public func start(_ handler: @escaping @Sendable (ByteReaderEvent) -> Void) {
+        _ = startThread(handler)
+    }
+
+    /// Starts the thread unless it was started before; returns whether it did.
+    private func startThread(
+        credits: DispatchSemaphore? = nil, _ handler: @escaping @Sendable (ByteReaderEvent) -> Void
+    ) -> Bool {
         let first = state.withLock { state in
-            defer { state.started = true }
-            return !state.started
+            guard !state.started else { return false }
+            state.started = true
+            state.credits = credits
+            return true
         }
-        guard first else { return }
+        guard first else { return false }
         let thread = Thread { [self] in run(handler) }
         thread.name = "ByteReader \(channel.source)"
         thread.start()
+        return true
     }
 
     /// Asks the reader to stop; it delivers ``ByteReaderEnd/stopped`` promptly unless it has already finished.
     /// Safe to call from any thread, any number of times, before or after ``start(_:)``.
     public func stop() {
-        state.withLock { $0.stopRequested = true }
+        let credits = state.withLock { state in
+            state.stopRequested = true
+            return state.credits
+        }
         wake.signal()
+        credits?.signal()
     }
 
-    /// Starts the reader and returns its events as a stream that ends after ``ByteReaderEvent/finished(_:)``.
+    /// Starts the reader and returns its events as an async sequence that ends after
+    /// ``ByteReaderEvent/finished(_:)``.
     ///
-    /// When the consumer falls more than `bufferLimit` events behind, the oldest chunks are dropped (and counted
-    /// in ``droppedChunkCount``) so memory stays bounded; the final event is never dropped. Ending the iteration
-    /// (or cancelling its task) stops the reader.
-    public func events(bufferLimit: Int = 256) -> AsyncStream<ByteReaderEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ByteReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
-        continuation.onTermination = { [self] _ in stop() }
-        start { [self] event in
-            if case .dropped = continuation.yield(event) { dropped.withLock { $0 += 1 } }
+    /// At most `bufferLimit` chunks wait for the consumer: when it falls behind, the reader thread waits too, so
+    /// nothing is lost and memory stays bounded; the kernel's buffers then fill and the source slows down (a gpsd
+    /// server eventually drops a client that stays behind). Ending the iteration early (or cancelling its task)
+    /// stops the reader. When the reader was started before, the sequence is empty.
+    public func events(bufferLimit: Int = 64) -> ByteReaderEvents {
+        // Start at 0 and add credits: libdispatch traps when a semaphore is freed below its initial value.
+        let credits = DispatchSemaphore(value: 0)
+        for _ in 0..<max(1, bufferLimit) { credits.signal() }
+        let (stream, continuation) = AsyncStream.makeStream(of: ByteReaderEvent.self)
+        let started = startThread(credits: credits) { event in
+            if case .data = event { credits.wait() }
+            continuation.yield(event)
             if case .finished = event { continuation.finish() }
         }
-        return stream
+        if started {
+            continuation.onTermination = { [self] _ in stop() }
+        } else {
+            continuation.finish()
+        }
+        return ByteReaderEvents(stream: stream, credits: credits)
     }
-
-    /// How many chunks ``events(bufferLimit:)`` dropped because its consumer fell behind.
-    public var droppedChunkCount: Int { dropped.withLock { $0 } }
 
     private var stopRequested: Bool { state.withLock { $0.stopRequested } }
 
@@ -76,7 +100,9 @@ public final class ByteReader: Sendable {
     private func readLoop(_ handler: @Sendable (ByteReaderEvent) -> Void) -> ByteReaderEnd {
         let fd = channel.fileDescriptor
         let name = channel.source.description
-        guard wake.readEnd >= 0 else { return .failed(SourceError(.read, source: name, errorNumber: wake.creationError)) }
+        guard wake.readEnd >= 0 else {
+            return .failed(SourceError(.read, source: name, errorNumber: wake.creationError))
+        }
         let isSerial = if case .serial = channel.source { true } else { false }
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var fds = [

@@ -31,7 +31,9 @@ enum SerialPort {
 
     private static func configure(_ fd: Int32, path: String, speed: speed_t) throws(SourceError) {
         guard isatty(fd) == 1 else {
-            throw SourceError(.configure, source: path, errorNumber: ENOTTY, reason: "not a serial device (\(SourceError.systemMessage(ENOTTY)))")
+            throw SourceError(
+                .configure, source: path, errorNumber: ENOTTY,
+                reason: "not a serial device (\(SourceError.systemMessage(ENOTTY)))")
         }
         guard ioctl(fd, UInt(TIOCEXCL)) == 0 else { throw SourceError(.configure, source: path, errorNumber: errno) }
         var settings = termios()

@@ -46,7 +46,9 @@ enum TCPConnector {
         _ fd: Int32, _ address: addrinfo, deadline: ContinuousClock.Instant, timeout: Duration, name: String
     ) -> SourceError? {
         if Glibc.connect(fd, address.ai_addr, address.ai_addrlen) == 0 { return nil }
-        guard errno == EINPROGRESS || errno == EINTR else { return SourceError(.connect, source: name, errorNumber: errno) }
+        guard errno == EINPROGRESS || errno == EINTR else {
+            return SourceError(.connect, source: name, errorNumber: errno)
+        }
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else {

@@ -1,0 +1,56 @@
+import HopBenchCore
+
+/// The namespace each case file extends with one `static let` of type `BenchmarkCase`.
+enum Cases {}
+
+/// Every case, in table order, and the ratio rows computed from them.
+///
+/// To add a case: write `Cases/<Name>.swift` with `extension Cases { static let <name> = BenchmarkCase(...) }`
+/// and add `Cases.<name>` to `all`.
+enum CaseCatalog {
+    /// The suite, cheapest first.
+    static let all: [BenchmarkCase] = [
+        Cases.clockNow,
+        Cases.callBaseline,
+        Cases.sameActorCall,
+        Cases.taskLocalRead,
+        Cases.mutexWithLock,
+        Cases.nonsendingCall,
+        Cases.actorCall,
+        Cases.concurrentCall,
+        Cases.actorPingPong,
+        Cases.dispatchSync,
+        Cases.executorDefault,
+        Cases.executorDedicatedThread,
+        Cases.executorDedicatedThreadSpinning,
+        Cases.asyncStreamHandoff,
+        Cases.mainActorRoundTrip,
+    ]
+
+    /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.
+    static let ratios: [RatioCheck] = [
+        RatioCheck(
+            "registry.read <= 2 x (same-actor.call + tasklocal.read)",
+            numerator: ["registry.read"],
+            denominator: ["same-actor.call", "tasklocal.read"],
+            limit: 2
+        ),
+        RatioCheck(
+            "registry.hop <= 1.2 x actor.call", numerator: ["registry.hop"], denominator: ["actor.call"], limit: 1.2),
+        RatioCheck(
+            "location.fixDelivery <= 1.5 x asyncstream.handoff",
+            numerator: ["location.fixDelivery"],
+            denominator: ["asyncstream.handoff"],
+            limit: 1.5
+        ),
+        RatioCheck("actor.call / mutex.withLock", numerator: ["actor.call"], denominator: ["mutex.withLock"]),
+        RatioCheck(
+            "concurrent.call / nonsending.call", numerator: ["concurrent.call"], denominator: ["nonsending.call"]),
+        RatioCheck(
+            "executor.dedicatedThread / executor.default",
+            numerator: ["executor.dedicatedThread"],
+            denominator: ["executor.default"]
+        ),
+        RatioCheck("mainactor.roundtrip / actor.call", numerator: ["mainactor.roundtrip"], denominator: ["actor.call"]),
+    ]
+}

@@ -1,0 +1,183 @@
+import GNSSProtocol
+import Glibc
+
+/// Runs one ``LocationSource`` for a ``LocationManager``.
+///
+/// It opens the source (on a Dispatch thread), reads it on the ``ByteReader``'s thread, decodes on the cooperative
+/// pool, and hops to ``RegistryActor`` once per finished fix or satellite view. When a reconnecting source is lost,
+/// it waits with backoff and reopens it; subscribers keep their streams throughout.
+struct LocationSession: Sendable {
+    let source: LocationSource
+    let manager: LocationManager
+    let policy: ReconnectPolicy
+
+    /// Runs until the task is cancelled, or the source ends for good (a file's end, a failed open).
+    func run(firstChannel: ByteChannel?) async {
+        var channel = firstChannel
+        var attempt = 0
+        var random = SystemRandomNumberGenerator()
+        while !Task.isCancelled {
+            let (opened, end) = await runOnce(preopened: channel)
+            channel = nil
+            if Task.isCancelled { return }
+            guard source.reconnects, case .failure(let reason) = end else {
+                if case .failure(let reason) = end {
+                    await manager.transition(to: .failed(source: source.description, message: reason))
+                } else {
+                    await manager.sessionEnded()
+                }
+                return
+            }
+            attempt = opened ? 1 : attempt + 1
+            let delay = policy.delay(forAttempt: attempt, using: &random)
+            await manager.noteProblem(reason)
+            await manager.transition(
+                to: .reconnecting(
+                    source: source.description, attempt: attempt, reason: reason, nextTry: .now + delay))
+            do { try await Task.sleep(for: delay) } catch { return }
+        }
+    }
+
+    /// One connection: open, read until it ends, and say whether it opened and how it ended.
+    private func runOnce(preopened: ByteChannel?) async -> (opened: Bool, end: SourceEnd) {
+        if case .nmeaReplay(_, let bytes, let pacing, let loops) = source {
+            await manager.transition(to: .waitingForFix(source: source.description))
+            return (true, await replay(bytes, pacing: pacing, loops: loops))
+        }
+        guard let byteSource = source.byteSource else { return (false, .failure("nothing to open")) }
+        await manager.transition(to: .connecting(source: source.description))
+        let channel: ByteChannel
+        if let preopened {
+            channel = preopened
+        } else {
+            do throws(SourceError) {
+                channel = try await ChannelOpener.open(byteSource)
+            } catch {
+                return (false, .failure(error.description))
+            }
+        }
+        await manager.transition(to: .waitingForFix(source: source.description))
+        if case .gpsd = source {
+            do throws(SourceError) {
+                try channel.write(GPSDRequest.enableWatch)
+            } catch {
+                return (true, .failure(error.description))
+            }
+        }
+        let pipe = ChunkPipe(reader: ByteReader(channel: channel))
+        let end = await withTaskCancellationHandler {
+            await read(pipe)
+        } onCancel: {
+            pipe.close()
+        }
+        pipe.close()
+        return (true, end)
+    }
+
+    /// Decodes the pipe's chunks until the source ends; a chunk's slot is freed only once its fixes are delivered.
+    private func read(_ pipe: ChunkPipe) async -> SourceEnd {
+        var decoder = StreamDecoder(for: source)
+        var pacer = source.pacing.map { ReplayPacer(speed: $0) }
+        for await event in pipe.events {
+            switch event {
+            case .data(let bytes):
+                defer { pipe.consumed() }
+                do {
+                    for output in try decoder.decode(bytes) {
+                        try await deliver(output, pacer: &pacer)
+                    }
+                } catch let error as GPSDProtocolError {
+                    return .failure(error.description)
+                } catch {
+                    return .endOfData("stopped")
+                }
+            case .finished(let end):
+                for output in decoder.finish() { try? await deliver(output, pacer: &pacer) }
+                return describe(end)
+            }
+        }
+        return .endOfData("stopped")
+    }
+
+    /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.
+    private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
+        var pacer: ReplayPacer? = if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed) } else { nil }
+        var shift: Int64?
+        var lastTime: Int64?
+        repeat {
+            var decoder = NMEADecoder(device: source.description)
+            var outputs: [StreamDecoder.Output] = []
+            var firstTimeOfPass: Int64?
+            var offset = 0
+            while offset < bytes.count, !Task.isCancelled {
+                let end = min(bytes.count, offset + 4_096)
+                decoder.feed(bytes[offset..<end]) { outputs.append(StreamDecoder.Output($0)) }
+                offset = end
+                if offset == bytes.count { decoder.finish { outputs.append(StreamDecoder.Output($0)) } }
+                for var output in outputs {
+                    if loops, let time = output.time {
+                        if firstTimeOfPass == nil { firstTimeOfPass = time }
+                        if shift == nil { shift = Self.wallClockMilliseconds() - time }
+                        output.shiftTime(by: shift ?? 0)
+                        lastTime = output.time
+                    }
+                    do { try await deliver(output, pacer: &pacer) } catch { return .endOfData("stopped") }
+                }
+                outputs.removeAll(keepingCapacity: true)
+            }
+            if let lastTime, let firstTimeOfPass {
+                // The next pass starts one epoch after this one ended.
+                shift = lastTime + 1_000 - firstTimeOfPass
+            }
+        } while loops && !Task.isCancelled
+        return .endOfData("end of \(source.description)")
+    }
+
+    private func deliver(_ output: StreamDecoder.Output, pacer: inout ReplayPacer?) async throws {
+        switch output {
+        case .fix(let fix):
+            try await pacer?.wait(for: fix.time)
+            await manager.deliver(fix)
+        case .sky(let sky):
+            await manager.deliver(sky)
+        case .problem(let message):
+            await manager.noteProblem(message)
+        case .deviceGone(let path):
+            await manager.noteProblem("gpsd reports that \(path) is gone")
+            await manager.transition(to: .waitingForFix(source: source.description))
+        }
+    }
+
+    private func describe(_ end: ByteReaderEnd) -> SourceEnd {
+        switch end {
+        case .endOfFile: source.reconnects ? .failure("\(source.description) closed the connection") : .endOfData("end of \(source.description)")
+        case .hangUp: .failure("\(source.description) hung up (device gone)")
+        case .stopped: .endOfData("stopped")
+        case .failed(let error): .failure(error.description)
+        }
+    }
+
+    static func wallClockMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}
+
+extension LocationSource {
+    /// The bytes to open, for the sources read through a ``ByteChannel``.
+    var byteSource: ByteSource? {
+        switch self {
+        case .gpsd(let host, let port), .nmeaTCP(let host, let port): .tcp(host: host, port: port)
+        case .nmeaFile(let path, _): .file(path: path)
+        case .nmeaStandardInput: .standardInput
+        case .nmeaSerial(let path, let baud): .serial(path: path, baud: baud)
+        case .nmeaReplay: nil
+        }
+    }
+
+    /// The replay speed of a paced file.
+    var pacing: Double? {
+        if case .nmeaFile(_, .timestamps(let speed)) = self { speed } else { nil }
+    }
+}

@@ -1,0 +1,80 @@
+import GNSSProtocol
+
+/// The decoder a source's bytes go through: NMEA 0183, or gpsd's JSON protocol.
+struct StreamDecoder: Sendable {
+    /// What decoding produced, in stream order.
+    enum Output: Sendable {
+        case fix(Fix)
+        case sky(SkyView)
+        case problem(String)
+        case deviceGone(String)
+
+        init(_ event: NMEAEvent) {
+            switch event {
+            case .fix(let fix): self = .fix(fix)
+            case .sky(let sky): self = .sky(sky)
+            }
+        }
+
+        var time: Int64? {
+            switch self {
+            case .fix(let fix): fix.time?.millisecondsSince1970
+            case .sky(let sky): sky.time?.millisecondsSince1970
+            case .problem, .deviceGone: nil
+            }
+        }
+
+        mutating func shiftTime(by milliseconds: Int64) {
+            switch self {
+            case .fix(var fix):
+                fix.time?.millisecondsSince1970 += milliseconds
+                self = .fix(fix)
+            case .sky(var sky):
+                sky.time?.millisecondsSince1970 += milliseconds
+                self = .sky(sky)
+            case .problem, .deviceGone: break
+            }
+        }
+    }
+
+    private var nmea: NMEADecoder?
+    private var gpsd: GPSDStreamDecoder?
+
+    init(for source: LocationSource) {
+        if case .gpsd = source {
+            gpsd = GPSDStreamDecoder()
+        } else {
+            nmea = NMEADecoder(device: source.description)
+        }
+    }
+
+    /// Decodes the next chunk; throws ``GPSDProtocolError`` when a gpsd connection is not speaking gpsd's protocol.
+    mutating func decode(_ bytes: [UInt8]) throws(GPSDProtocolError) -> [Output] {
+        var outputs: [Output] = []
+        if nmea != nil {
+            nmea?.feed(bytes) { outputs.append(Output($0)) }
+        } else if let events = try gpsd?.receive(bytes) {
+            for event in events {
+                switch event {
+                case .message(.tpv(let fix)): outputs.append(.fix(fix))
+                case .message(.sky(let sky)): outputs.append(.sky(sky))
+                case .message(.device(let device)) where device.activation == .inactive:
+                    outputs.append(.deviceGone(device.path))
+                case .message(.error(let message)): outputs.append(.problem("gpsd says: \(message)"))
+                case .message: break
+                case .invalidLine(let error): outputs.append(.problem("invalid line from gpsd: \(error)"))
+                case .oversizedLine(let count):
+                    outputs.append(.problem("gpsd sent a \(count)-byte line, over the limit; dropped it"))
+                }
+            }
+        }
+        return outputs
+    }
+
+    /// Flushes what the decoder holds at the end of the stream (the last NMEA epoch).
+    mutating func finish() -> [Output] {
+        var outputs: [Output] = []
+        nmea?.finish { outputs.append(Output($0)) }
+        return outputs
+    }
+}

@@ -1,0 +1,20 @@
+import SingletonDaemon
+import Testing
+
+@Suite struct DecodeCommandTests {
+    @Test func unreadableFileExitsWithStatus1() {
+        #expect(DecodeCommand.run(["/nonexistent/singletond-decode-test.nmea"]) == 1)
+    }
+
+    @Test func badArgumentsExitWithUsageStatus64() {
+        #expect(DecodeCommand.run(["--bogus"]) == 64)
+        #expect(DecodeCommand.run(["a.nmea", "b.nmea"]) == 64)
+        #expect(DecodeCommand.run(["--device"]) == 64)
+    }
+
+    @Test func decodesAFileToStatus0() {
+        let fixture = String(#filePath.dropLast("SingletonDaemonTests/DecodeCommandTests.swift".count))
+            + "Fixtures/NMEA/legacy-gp-noise.nmea"
+        #expect(DecodeCommand.run(["--device", "test", fixture]) == 0)
+    }
+}

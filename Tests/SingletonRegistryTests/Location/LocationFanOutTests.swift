@@ -1,0 +1,120 @@
+import GNSSProtocol
+import SingletonRegistry
+import Testing
+
+/// `updates()` gives every subscriber every fix in order; a slow one loses its oldest and is told, never stalling
+/// the rest; subscribers that stop iterating are removed.
+@Suite struct LocationFanOutTests {
+    static func fix(_ n: Int) -> Fix {
+        Fix(mode: .threeD, time: GNSSTime(millisecondsSince1970: Int64(n) * 1_000), latitude: 47, longitude: 8)
+    }
+
+    @Test @RegistryActor
+    func aHundredSubscribersReceiveEveryFixInOrder() async {
+        let manager = LocationManager()
+        let count = 500
+        let streams = (0..<100).map { _ in manager.updates(bufferSize: count) }
+        for n in 0..<count { manager.deliver(Self.fix(n)) }
+        for stream in streams {
+            var seen: [Int64] = []
+            for await update in stream {
+                #expect(update.droppedBefore == 0)
+                seen.append(update.fix.time!.millisecondsSince1970 / 1_000)
+                if seen.count == count { break }
+            }
+            #expect(seen == (0..<Int64(count)).map { $0 })
+        }
+    }
+
+    @Test @RegistryActor
+    func aSlowSubscriberLosesItsOldestFixesAndIsToldHowMany() async {
+        let manager = LocationManager()
+        let slow = manager.updates(bufferSize: 4)
+        let fast = manager.updates(bufferSize: 4)
+        let fastReader = Task {
+            var seen = 0
+            for await update in fast {
+                #expect(update.droppedBefore == 0)
+                seen += 1
+                if seen == 100 { break }
+            }
+            return seen
+        }
+        for n in 0..<100 {
+            manager.deliver(Self.fix(n))
+            await Task.yield()
+        }
+        #expect(await fastReader.value == 100)
+        var iterator = slow.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?.droppedBefore == 96)
+        #expect(first?.fix == Self.fix(96))
+        #expect(await iterator.next()?.droppedBefore == 0)
+    }
+
+    @Test @RegistryActor
+    func subscribersThatStopIteratingAreRemoved() async {
+        let manager = LocationManager()
+        let kept = manager.updates()
+        do {
+            let dropped = manager.updates()
+            _ = dropped
+            #expect(manager.subscriberCount == 2)
+        }
+        #expect(manager.subscriberCount == 1)
+        let cancelled = Task { for await _ in manager.updates() {} }
+        cancelled.cancel()
+        await cancelled.value
+        #expect(manager.subscriberCount == 1)
+        _ = kept
+    }
+
+    @Test @RegistryActor
+    func stateFollowsTheFixesAndEveryChangeIsStreamed() async {
+        let manager = LocationManager()
+        let changes = manager.stateChanges()
+        manager.deliver(Fix(mode: .noFix))
+        manager.deliver(Self.fix(1))
+        manager.deliver(Self.fix(2))
+        await manager.stop()
+        var seen: [String] = []
+        for await state in changes {
+            seen.append(state.name)
+            if seen.count == 4 { break }
+        }
+        #expect(seen == ["idle", "waiting", "fixed", "idle"])
+        #expect(manager.lastFix == Self.fix(2))
+    }
+
+    @Test @RegistryActor
+    func aFixedStateTurnsStaleWhenFixesStop() async throws {
+        let manager = LocationManager()
+        manager.staleAfter = .milliseconds(50)
+        let changes = manager.stateChanges()
+        // Two epochs an hour apart, paced in real time: the first fix arrives, then nothing for an hour.
+        try await manager.start(
+            .nmeaReplay(name: "one fix", bytes: Array(Self.twoEpochsAnHourApart.utf8), pacing: .timestamps(speed: 1), loops: false))
+        var names: [String] = []
+        for await state in changes {
+            names.append(state.name)
+            if state.name == "stale" { break }
+        }
+        #expect(names.contains("fixed"))
+        #expect(names.last == "stale")
+        await manager.stop()
+    }
+
+    static let twoEpochsAnHourApart = """
+        $GPGGA,120000.00,4722.6140,N,00832.5020,E,1,08,0.9,408.0,M,47.3,M,,*
+        $GPRMC,120000.00,A,4722.6140,N,00832.5020,E,0.0,0.0,221126,,,A*
+        $GPGGA,130000.00,4722.6141,N,00832.5021,E,1,08,0.9,408.0,M,47.3,M,,*
+        $GPRMC,130000.00,A,4722.6141,N,00832.5021,E,0.0,0.0,221126,,,A*
+        $GPGGA,130001.00,4722.6141,N,00832.5021,E,1,08,0.9,408.0,M,47.3,M,,*
+        $GPRMC,130001.00,A,4722.6141,N,00832.5021,E,0.0,0.0,221126,,,A*
+
+        """.split(separator: "\n").map { line in
+            let body = line.dropFirst().dropLast()
+            let sum = body.utf8.reduce(UInt8(0), ^)
+            return "\(line)\(String(sum, radix: 16, uppercase: true).count == 1 ? "0" : "")\(String(sum, radix: 16, uppercase: true))\r\n"
+        }.joined()
+}

@@ -1,0 +1,58 @@
+import GNSSProtocol
+import SingletonRegistry
+import Testing
+
+/// NMEA files and in-memory replays go through the decoder and reach subscribers whole and in order.
+@Suite struct LocationFileSourceTests {
+    @Test @RegistryActor
+    func aFileDeliversEveryFixTheDecoderMakes() async throws {
+        let name = "multignss-midnight.nmea"
+        let source = LocationSource.nmeaFile(path: Fixtures.path(name))
+        let expected = try Fixtures.expectedFixes(name, device: source.description)
+        #expect(expected.count > 10)
+        let manager = LocationManager()
+        let updates = manager.updates(bufferSize: expected.count)
+        let changes = manager.stateChanges()
+        try await manager.start(source)
+        var seen: [Fix] = []
+        for await update in updates {
+            #expect(update.droppedBefore == 0)
+            seen.append(update.fix)
+            if seen.count == expected.count { break }
+        }
+        #expect(seen == expected)
+        for await state in changes where state == .idle && manager.source == nil { break }
+    }
+
+    @Test @RegistryActor
+    func aMissingFileIsAClearErrorNamingIt() async {
+        let manager = LocationManager()
+        let path = "/nonexistent/receiver.nmea"
+        await #expect {
+            try await manager.start(.nmeaFile(path: path))
+        } throws: { error in
+            "\(error)".contains(path) && "\(error)".contains("No such file")
+        }
+        guard case .failed(_, let message) = manager.state else {
+            Issue.record("state is \(manager.state)")
+            return
+        }
+        #expect(message.contains(path))
+    }
+
+    @Test @RegistryActor
+    func aLoopedReplayKeepsTimeMovingForward() async throws {
+        let bytes = try Fixtures.bytes("multignss-midnight.nmea")
+        let perPass = try Fixtures.expectedFixes("multignss-midnight.nmea", device: "x").count
+        let manager = LocationManager()
+        let updates = manager.updates(bufferSize: 4 * perPass)
+        try await manager.start(.nmeaReplay(name: "fixture", bytes: bytes, pacing: .asFastAsPossible, loops: true))
+        var times: [Int64] = []
+        for await update in updates {
+            if let time = update.fix.time { times.append(time.millisecondsSince1970) }
+            if times.count == 2 * perPass + 1 { break }
+        }
+        await manager.stop()
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times must increase across passes")
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Glibc
+import SingletonRegistry
+import Synchronization
+import Testing
+
+/// A child process spawned with a clean signal mask.
+///
+/// Foundation's `Process` passes on the signal mask of the thread that launches it, and test threads block
+/// SIGTERM; gpsfake and gpspipe launched that way cannot be terminated.
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    private let status = Mutex<Int32?>(nil)
+
+    /// Starts `path` with `arguments`; standard output goes to `outputPath` (or /dev/null), standard error to
+    /// /dev/null.
+    init(_ path: String, _ arguments: [String], outputPath: String? = nil) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        try #require(result == 0, "posix_spawn \(path): \(SourceError.systemMessage(result))")
+        self.pid = pid
+    }
+
+    /// Whether the child has not exited yet (reaps it if it has).
+    var isRunning: Bool {
+        status.withLock { status in
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            let reaped = waitpid(pid, &raw, WNOHANG)
+            if reaped == pid { status = raw }
+            return reaped == 0
+        }
+    }
+
+    /// The raw `waitpid` status once the child has been reaped.
+    var exitStatus: Int32? { status.withLock { $0 } }
+
+    /// Sends SIGTERM unless the child has already exited.
+    func terminate() {
+        if isRunning { kill(pid, SIGTERM) }
+    }
+
+    /// Waits for the child to exit, off the cooperative pool.
+    func waitForExit() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [self] in
+                var raw: Int32 = 0
+                if waitpid(pid, &raw, 0) == pid { status.withLock { $0 = raw } }
+                continuation.resume()
+            }
+        }
+    }
+}
