@@ -51,8 +51,8 @@ public enum Daemon {
         await compose(defaultSurveySeconds: options.surveySeconds, logger: logger)
         let location = await appSingletons.locationManager
         let tasks = await appSingletons.longTaskManager
+        let forwarder = await forwardFixes(from: location, to: output, server: server)
         let background = [
-            await forwardFixes(from: location, to: output, server: server),
             logStates(await location.stateChanges(), tasks: await tasks.stateChanges(), logger: logger) {
                 notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
             },
@@ -64,6 +64,7 @@ public enum Daemon {
             try await location.start(source)
         } catch {
             logger.error("cannot open \(source): \(error)")
+            forwarder.cancel()
             for task in background { task.cancel() }
             await appSingletons.shutdown()
             await server.stop()
@@ -98,6 +99,9 @@ public enum Daemon {
         await tasks.cancel()
         await location.stop()
         await appSingletons.shutdown()
+        // The source is closed: let the forwarder write the fixes it still holds, then close the output.
+        forwarder.cancel()
+        await forwarder.value
         for task in background { task.cancel() }
         await output.close()
         await server.stop()
