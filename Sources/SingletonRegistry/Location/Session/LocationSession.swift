@@ -64,24 +64,17 @@ struct LocationSession: Sendable {
                 return (true, .failure(error.description))
             }
         }
-        let pipe = ChunkPipe(reader: ByteReader(channel: channel))
-        let end = await withTaskCancellationHandler {
-            await read(pipe)
-        } onCancel: {
-            pipe.close()
-        }
-        pipe.close()
-        return (true, end)
+        return (true, await read(ByteReader(channel: channel).events(bufferLimit: 16)))
     }
 
-    /// Decodes the pipe's chunks until the source ends; a chunk's slot is freed only once its fixes are delivered.
-    private func read(_ pipe: ChunkPipe) async -> SourceEnd {
+    /// Decodes chunks until the source ends. The reader is held back while this decodes and delivers, so nothing
+    /// is dropped on the way in; cancelling the task ends the iteration, which stops the reader.
+    private func read(_ events: ByteReaderEvents) async -> SourceEnd {
         var decoder = StreamDecoder(for: source)
         var pacer = source.pacing.map { ReplayPacer(speed: $0) }
-        for await event in pipe.events {
+        for await event in events {
             switch event {
             case .data(let bytes):
-                defer { pipe.consumed() }
                 do {
                     for output in try decoder.decode(bytes) {
                         try await deliver(output, pacer: &pacer)

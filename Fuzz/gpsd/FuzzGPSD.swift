@@ -1,0 +1,28 @@
+// libFuzzer entry point for the gpsd client protocol; compiled together with the GNSSProtocol sources by scripts/fuzz.
+
+/// Feeds the input to a gpsd stream decoder whole and in two chunks split at a point the input chooses, traps if
+/// the two disagree, and parses the input as one JSON document (which must fail or succeed, never crash).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGPSD(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    func decode(_ chunks: [ArraySlice<UInt8>]) -> [GPSDStreamEvent]? {
+        var decoder = GPSDStreamDecoder()
+        var events: [GPSDStreamEvent] = []
+        for chunk in chunks {
+            do throws(GPSDProtocolError) {
+                events += try decoder.receive(chunk)
+            } catch {
+                return nil
+            }
+        }
+        precondition(decoder.invalidLineCount <= events.count)
+        return events
+    }
+    let split = size == 0 ? 0 : Int(bytes[0]) % (size + 1)
+    let whole = decode([bytes[...]])
+    let parts = decode([bytes[..<split], bytes[split...]])
+    precondition((whole == nil) == (parts == nil), "chunking changed whether the banner was accepted")
+    if let whole, let parts { precondition(whole == parts, "chunking changed the events") }
+    _ = try? JSONValue(parsing: bytes)
+    return 0
+}
