@@ -55,7 +55,7 @@ public enum Daemon {
         let background = [
             logStates(await location.stateChanges(), tasks: await tasks.stateChanges(), logger: logger) {
                 notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
-            },
+            }
         ]
 
         do {

@@ -36,7 +36,8 @@ import Testing
     @Test func nmeaSources() throws {
         #expect(try run(["run", "--nmea", "-"]).source == .nmea(path: "-", baud: nil))
         #expect(try run(["--nmea", "/var/log/track.nmea"]).source == .nmea(path: "/var/log/track.nmea", baud: nil))
-        #expect(try run(["--nmea", "/dev/ttyUSB0", "--baud", "4800"]).source == .nmea(path: "/dev/ttyUSB0", baud: 4800))
+        #expect(
+            try run(["--nmea", "/dev/ttyUSB0", "--baud", "4800"]).source == .nmea(path: "/dev/ttyUSB0", baud: 4800))
         #expect(try run(["--baud=115200", "--nmea=/dev/ttyACM0"]).source == .nmea(path: "/dev/ttyACM0", baud: 115_200))
         #expect(try run(["--nmea-tcp", "192.168.1.10:10110"]).source == .nmeaTCP(host: "192.168.1.10", port: 10110))
         #expect(try run(["--demo"]).source == .demo)
@@ -111,10 +112,13 @@ import Testing
     }
 
     @Test func defaultControlPath() {
-        #expect(ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
-            == "/run/user/1000/singletond.sock")
+        #expect(
+            ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
+                == "/run/user/1000/singletond.sock")
         #expect(ControlPath.defaultPath(environment: [:], userID: 1000) == "/tmp/singletond-1000.sock")
-        #expect(ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7) == "/tmp/singletond-7.sock")
+        #expect(
+            ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7) == "/tmp/singletond-7.sock"
+        )
         #expect(ControlPath.resolve("/x.sock", environment: [:], userID: 0) == "/x.sock")
     }
 }

@@ -179,7 +179,8 @@ import Testing
         let missing = directory.file("no-such-track.nmea")
         let result = try await DaemonProcess.run(["--nmea", missing, "--control", directory.file("c.sock")])
         #expect(result.status == 1)
-        #expect(result.stderr.contains { $0.contains("error: cannot open") && $0.contains(missing) }, "\(result.stderr)")
+        #expect(
+            result.stderr.contains { $0.contains("error: cannot open") && $0.contains(missing) }, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("c.sock")))
     }
 

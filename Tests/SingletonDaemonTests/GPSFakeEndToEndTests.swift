@@ -48,7 +48,8 @@ import Testing
         let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
         // The daemon retries until gpsfake's gpsd listens; once it watches, gpsd opens the log's device.
-        #expect(await daemon.stderr.line(containing: "location: waiting for a fix from gpsd") != nil,
+        #expect(
+            await daemon.stderr.line(containing: "location: waiting for a fix from gpsd") != nil,
             "\(daemon.stderr.history)")
         let pipe = try ToolProcess(gpspipe, ["-w", "127.0.0.1:\(port)"])
         defer { pipe.kill() }
@@ -59,7 +60,8 @@ import Testing
         #expect(await daemon.stderr.line(containing: "location: waiting for a fix from gpsd", timeout: 60) != nil)
         var pipeLines: [String] = []
         // gpsd ends its lines with CRLF; the daemon with LF.
-        while let line = await pipe.stdout.nextLine(timeout: 60).map({ $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }) {
+        while let line = await pipe.stdout.nextLine(timeout: 60).map({ $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        ) {
             if line.contains("\"class\":\"TPV\"") { pipeLines.append(line) }
             if line.contains("\"class\":\"DEVICE\""), line.contains("\"activated\":0") { break }
         }

@@ -41,8 +41,9 @@ import Testing
 
     @Test func watchdogIntervalIsHalfOfWatchdogUsec() {
         #expect(Watchdog.interval(environment: ["WATCHDOG_USEC": "30000000"], processID: 7) == .seconds(15))
-        #expect(Watchdog.interval(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "7"], processID: 7)
-            == .seconds(1))
+        #expect(
+            Watchdog.interval(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "7"], processID: 7)
+                == .seconds(1))
         #expect(Watchdog.interval(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "8"], processID: 7) == nil)
         #expect(Watchdog.interval(environment: ["WATCHDOG_USEC": "0"], processID: 7) == nil)
         #expect(Watchdog.interval(environment: ["WATCHDOG_USEC": "soon"], processID: 7) == nil)

@@ -81,7 +81,8 @@ public enum CommandLineParser {
             case "--nmea":
                 try setSource(.nmea(path: try value(for: name, inline: inline), baud: nil), name)
             case "--nmea-tcp":
-                let (host, port) = try parseAddress(try value(for: name, inline: inline), option: name, defaultPort: nil)
+                let (host, port) = try parseAddress(
+                    try value(for: name, inline: inline), option: name, defaultPort: nil)
                 try setSource(.nmeaTCP(host: host, port: port), name)
             case "--demo":
                 guard inline == nil else { throw UsageError("--demo takes no value") }

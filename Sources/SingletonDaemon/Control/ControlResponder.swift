@@ -81,7 +81,9 @@ public struct ControlResponder: Sendable {
             connection.send(result.jsonLine)
         } catch {
             progress.cancel()
-            let message = error is CancellationError ? "the survey was cancelled before it started" : "the survey failed: \(error)"
+            let message =
+                error is CancellationError
+                ? "the survey was cancelled before it started" : "the survey failed: \(error)"
             connection.send(JSONObjectWriter.error(message))
         }
     }

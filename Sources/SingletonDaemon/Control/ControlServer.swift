@@ -54,9 +54,10 @@ public final class ControlServer: Sendable {
     private let identity: (device: UInt64, inode: UInt64)
     private let state = ObservedMutex(State())
 
-    private init(path: String, limits: ControlServerLimits, logger: Logger, listenFD: Int32, wakeRead: Int32, wakeWrite: Int32,
-        identity: (UInt64, UInt64))
-    {
+    private init(
+        path: String, limits: ControlServerLimits, logger: Logger, listenFD: Int32, wakeRead: Int32, wakeWrite: Int32,
+        identity: (UInt64, UInt64)
+    ) {
         self.path = path
         self.limits = limits
         self.logger = logger
@@ -81,7 +82,9 @@ public final class ControlServer: Sendable {
         path: String, limits: ControlServerLimits = ControlServerLimits(), logger: Logger
     ) throws(ControlServerError) -> ControlServer {
         func failure(_ reason: String) -> ControlServerError { ControlServerError(path: path, reason: reason) }
-        func systemFailure(_ what: String) -> ControlServerError { failure("\(what): \(String(cString: strerror(errno)))") }
+        func systemFailure(_ what: String) -> ControlServerError {
+            failure("\(what): \(String(cString: strerror(errno)))")
+        }
 
         var existing = stat()
         if lstat(path, &existing) == 0 {
@@ -93,7 +96,9 @@ public final class ControlServer: Sendable {
                 close(fd)
                 throw failure("another singletond is already listening on it (stop it, or use another --control path)")
             case .failure(let error) where error.errorNumber == ECONNREFUSED:
-                guard unlink(path) == 0 || errno == ENOENT else { throw systemFailure("cannot remove the stale socket") }
+                guard unlink(path) == 0 || errno == ENOENT else {
+                    throw systemFailure("cannot remove the stale socket")
+                }
                 logger.notice("replaced the stale control socket \(path) left by a daemon that is gone")
             case .failure(let error):
                 throw failure("cannot check the existing socket: \(String(cString: strerror(error.errorNumber)))")
@@ -348,7 +353,9 @@ public final class ControlServer: Sendable {
                 logger.debug("control: client \(id) connected")
             } else {
                 let message = JSONObjectWriter.error("too many clients (\(limits.maximumClients)); try again later")
-                _ = message.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                _ = message.withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
                 close(fd)
                 let refused = state.withLock { state -> Int in
                     defer { state.refusedSinceLog = 0 }
@@ -412,7 +419,8 @@ public final class ControlServer: Sendable {
             client.discarding = false
         }
         client.input.append(contentsOf: bytes)
-        let pendingLineLength = client.input.lastIndex(of: 0x0A).map { client.input.count - $0 - 1 } ?? client.input.count
+        let pendingLineLength =
+            client.input.lastIndex(of: 0x0A).map { client.input.count - $0 - 1 } ?? client.input.count
         if pendingLineLength > limits.maximumLineBytes {
             client.input.removeLast(pendingLineLength)
             client.discarding = true
@@ -438,7 +446,8 @@ public final class ControlServer: Sendable {
                     if line.last == 0x0D { line = line.dropLast() }
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                     if line.count > limits.maximumLineBytes {
-                        client.output.append(contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
+                        client.output.append(
+                            contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
                         continue
                     }
                     do {
@@ -450,7 +459,8 @@ public final class ControlServer: Sendable {
                     }
                 }
                 flush(&client)
-                let finished = client.endOfInput && !client.busy && client.output.isEmpty
+                let finished =
+                    client.endOfInput && !client.busy && client.output.isEmpty
                     && !client.input.contains(0x0A)
                 if let reason = client.dropReason ?? (finished ? "" : nil) {
                     closed.append((id, client.fd, reason))

@@ -43,7 +43,8 @@ enum UnixSocket {
         #else
             let fd = socket(AF_UNIX, type, 0)
         #endif
-        return fd >= 0 ? .success(fd) : .failure(Failure(operation: "create a socket for", path: "", errorNumber: errno))
+        return fd >= 0
+            ? .success(fd) : .failure(Failure(operation: "create a socket for", path: "", errorNumber: errno))
     }
 
     /// Connects a new stream socket to `path`.

@@ -94,7 +94,8 @@ public final class FixOutput: Sendable {
         switch (report, failure) {
         case (true?, let error?):
             logger.error(
-                "cannot write TPV lines to \(name): \(String(cString: strerror(error))); dropping lines until it works again")
+                "cannot write TPV lines to \(name): \(String(cString: strerror(error))); dropping lines until it works again"
+            )
         case (false?, _):
             logger.notice("writing TPV lines to \(name) again (\(dropped) lines dropped)")
         default:

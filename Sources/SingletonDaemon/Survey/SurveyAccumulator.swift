@@ -76,8 +76,10 @@ public struct SurveyAccumulator: Sendable {
         result.sigmaNorth = north.standardDeviation
         result.sigmaEast = east.standardDeviation
         result.sigmaUp = up.standardDeviation
-        let distances = points.map { ($0.east - east.mean, $0.north - north.mean) }.map { ($0.0 * $0.0 + $0.1 * $0.1).squareRoot() }
-            .sorted()
+        let distances = points.map { ($0.east - east.mean, $0.north - north.mean) }.map {
+            ($0.0 * $0.0 + $0.1 * $0.1).squareRoot()
+        }
+        .sorted()
         result.cep50 = Self.percentile(0.50, ofSorted: distances)
         result.cep95 = Self.percentile(0.95, ofSorted: distances)
         return result

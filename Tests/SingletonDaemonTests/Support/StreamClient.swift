@@ -1,5 +1,4 @@
 import Foundation
-
 import Synchronization
 
 /// A test's connection to a control socket: sends lines and reads lines with a bound on the wait.
@@ -31,7 +30,8 @@ final class StreamClient: Sendable {
     @discardableResult
     func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        return bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            == bytes.count
     }
 
     /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
