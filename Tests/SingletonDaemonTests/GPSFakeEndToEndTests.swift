@@ -43,7 +43,9 @@ import Testing
         defer { directory.remove() }
         let port = Self.freePort()
 
-        let fake = try ToolProcess(gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.02", Self.fixture])
+        let fake = try ChildProcess(
+            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.02", Self.fixture],
+            environment: ProcessInfo.processInfo.environment)
         defer { fake.kill() }
         let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
@@ -51,7 +53,8 @@ import Testing
         #expect(
             await daemon.stderr.line(containing: "location: waiting for a fix from gpsd") != nil,
             "\(daemon.stderr.history)")
-        let pipe = try ToolProcess(gpspipe, ["-w", "127.0.0.1:\(port)"])
+        let pipe = try ChildProcess(
+            gpspipe, ["-w", "127.0.0.1:\(port)"], environment: ProcessInfo.processInfo.environment)
         defer { pipe.kill() }
 
         // At the end of the log gpsd reports the device gone (DEVICE "activated":0), to both clients; the daemon

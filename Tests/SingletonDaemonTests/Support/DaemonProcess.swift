@@ -1,14 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// The built `singletond` binary run as a child process, with its standard output and error as line readers.
-final class DaemonProcess {
-    /// `singletond` next to the test bundle (`.build/<triple>/debug/`), or `nil` (recorded as an issue).
+final class DaemonProcess: Sendable {
+    /// `singletond` next to the test bundle (`.build/<triple>/debug/`), or `nil`.
     static let binary: String? = {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        // The bundle may be a directory (`X.xctest/...`) on some layouts: walk up to the build directory.
+        var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("singletond").path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -17,11 +14,7 @@ final class DaemonProcess {
         return nil
     }()
 
-    let process = Process()
-    let stdout: LineReader
-    let stderr: LineReader
-    private let exit = ExitRecord()
-    private let stdinPipe = Pipe()
+    private let child: ChildProcess
 
     /// Starts `singletond arguments` with the test environment plus `environment`.
     ///
@@ -37,54 +30,21 @@ final class DaemonProcess {
             env[key] = nil
         }
         env.merge(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        if journal {
-            var info = stat()
-            fstat(err.fileHandleForReading.fileDescriptor, &info)
-            env["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
-        }
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = env
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = stdinPipe
-        stdout = LineReader(fd: out.fileHandleForReading.fileDescriptor)
-        stderr = LineReader(fd: err.fileHandleForReading.fileDescriptor)
-        let exit = exit
-        process.terminationHandler = { process in
-            exit.status.withLock { $0 = process.terminationStatus }
-            exit.exited.signal()
-        }
-        try process.run()
-        readEnds = (out, err)
+        if journal { env["JOURNAL_STREAM"] = "$STDERR_IDENTITY" }
+        child = try ChildProcess(binary, arguments, environment: env)
     }
 
-    /// Keeps the pipes (and so their descriptors) alive as long as the process object.
-    private var readEnds: (Pipe, Pipe)?
-
-    var pid: Int32 { process.processIdentifier }
+    var stdout: LineReader { child.stdout }
+    var stderr: LineReader { child.stderr }
 
     /// Sends `signo` to the daemon.
-    func signal(_ signo: Int32) {
-        _ = Foundation.kill(process.processIdentifier, signo)
-    }
+    func signal(_ signo: Int32) { child.signal(signo) }
 
     /// The exit status once the process has ended, or `nil` if it did not within `timeout` seconds.
-    func exitStatus(timeout: Double = 10) async -> Int32? {
-        let exit = exit
-        return await blocking {
-            guard exit.exited.wait(timeout: .now() + timeout) == .success else { return nil }
-            exit.exited.signal()
-            return exit.status.withLock { $0 }
-        }
-    }
+    func exitStatus(timeout: Double = 10) async -> Int32? { await child.exitStatus(timeout: timeout) }
 
     /// Kills the process if it is still running (cleanup after a failed expectation).
-    func kill() {
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-    }
+    func kill() { child.kill() }
 
     /// Runs `singletond arguments` to completion: its exit status and output lines.
     static func run(
@@ -99,10 +59,4 @@ final class DaemonProcess {
         child.kill()
         return (status, stdout, stderr)
     }
-}
-
-/// A child's exit status and the semaphore its termination handler signals.
-final class ExitRecord: Sendable {
-    let status = Mutex<Int32?>(nil)
-    let exited = DispatchSemaphore(value: 0)
 }
