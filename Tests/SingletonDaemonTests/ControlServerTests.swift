@@ -75,7 +75,7 @@ import Testing
             // When the others leave, a new client is served again. The last one's answer proves the server saw the
             // others hang up: they closed before it asked, and one poll reports all of that together.
             let last = clients.removeLast()
-            clients.removeAll()
+            for client in clients { client.disconnect() }
             last.send("{\"cmd\":\"status\"}\n")
             #expect(await last.readLine() == "{\"class\":\"STATUS\"}")
             let next = try #require(StreamClient(path: path))

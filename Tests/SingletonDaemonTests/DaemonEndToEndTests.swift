@@ -151,7 +151,7 @@ import Testing
             refused += 1
         }
         #expect(refused > 0, "clients beyond the limit are told so")
-        flood.removeAll()
+        for c in flood { c.disconnect() }
 
         client.send("{\"cmd\":\"status\"}\n")
         #expect(json(await client.readLine())?["class"]?.stringValue == "STATUS")

@@ -25,7 +25,14 @@ final class StreamClient: Sendable {
         }
     }
 
-    deinit { close(fd) }
+    private let closed = Atomic<Bool>(false)
+
+    deinit { disconnect() }
+
+    /// Closes the connection now (a reader thread may still hold the object for a moment).
+    func disconnect() {
+        if !closed.exchange(true, ordering: .relaxed) { close(fd) }
+    }
 
     @discardableResult
     func send(_ text: String) -> Bool {
