@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The daemon's entry point, kept in a library so that tests can drive it.
 public enum Singletond {
     /// The version `singletond --version` prints.
@@ -7,12 +13,48 @@ public enum Singletond {
     public static func main(_ arguments: [String]) async -> Int32 {
         switch arguments.first {
         case "decode": return DecodeCommand.run(Array(arguments.dropFirst()))
-        case "--version":
-            print("singletond \(version)")
+        default: break
+        }
+        let command: DaemonCommand
+        do {
+            command = try CommandLineParser.parse(arguments)
+        } catch {
+            writeError("singletond: \(error.message)\n\(Usage.text)")
+            return Usage.exitStatus
+        }
+        let environment = ProcessInfo.processInfo.environment
+        func client(_ control: String?) -> ControlClient {
+            ControlClient(path: ControlPath.resolve(control, environment: environment, userID: getuid()))
+        }
+        switch command {
+        case .run(let options): return await Daemon.run(options, environment: environment)
+        case .status(let control): return client(control).status()
+        case .watch(let control): return client(control).watch()
+        case .survey(let seconds, let control): return client(control).survey(seconds: seconds)
+        case .cancel(let control): return client(control).cancel()
+        case .decode(let rest): return DecodeCommand.run(rest)
+        case .help:
+            writeOut(Usage.text)
             return 0
-        default:
-            print("usage: singletond [--help | --version]")
-            return arguments.first == "--help" ? 0 : 64
+        case .version:
+            writeOut("singletond \(version)\n")
+            return 0
+        }
+    }
+
+    private static func writeOut(_ text: String) { write(1, text) }
+    private static func writeError(_ text: String) { write(2, text) }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
         }
     }
 }

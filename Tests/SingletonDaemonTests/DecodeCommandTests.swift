@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func decodesAFileToStatus0() {
-        let fixture = String(#filePath.dropLast("SingletonDaemonTests/DecodeCommandTests.swift".count))
+        let fixture =
+            String(#filePath.dropLast("SingletonDaemonTests/DecodeCommandTests.swift".count))
             + "Fixtures/NMEA/legacy-gp-noise.nmea"
         #expect(DecodeCommand.run(["--device", "test", fixture]) == 0)
     }

@@ -1,0 +1,30 @@
+/// The options of `singletond run`.
+public struct RunOptions: Sendable, Hashable {
+    /// The default length of a survey, in seconds.
+    public static let defaultSurveySeconds: Double = 60
+    /// The longest survey the daemon accepts, in seconds (one week).
+    public static let maximumSurveySeconds: Double = 604_800
+
+    /// Where positions come from.
+    public var source: SourceOption
+    /// The control socket's path; `nil` means the default (``ControlPath/defaultPath(environment:userID:)``).
+    public var control: String?
+    /// Where TPV lines go: a file path, or `-` for standard output.
+    public var output: String
+    /// The least severe log level written to standard error.
+    public var logLevel: LogLevel
+    /// The length of a survey asked for without a length, in seconds.
+    public var surveySeconds: Double
+
+    /// Creates options; the defaults are those of `singletond` with no arguments.
+    public init(
+        source: SourceOption = .demo, control: String? = nil, output: String = "-", logLevel: LogLevel = .info,
+        surveySeconds: Double = RunOptions.defaultSurveySeconds
+    ) {
+        self.source = source
+        self.control = control
+        self.output = output
+        self.logLevel = logLevel
+        self.surveySeconds = surveySeconds
+    }
+}

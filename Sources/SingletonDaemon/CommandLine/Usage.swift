@@ -1,0 +1,29 @@
+/// The text `singletond --help` prints and a usage error repeats.
+public enum Usage {
+    /// The exit status of a usage error (`EX_USAGE` from sysexits.h).
+    public static let exitStatus: Int32 = 64
+
+    /// The usage text.
+    public static let text = """
+        usage: singletond [run] [SOURCE] [OPTIONS]     run the daemon (no arguments: the built-in demo track)
+               singletond status | watch | cancel [--control PATH]
+               singletond survey [SECONDS] [--control PATH]
+               singletond decode [--device NAME] [FILE|-]
+               singletond --help | --version
+
+        sources (one):
+          --gpsd [HOST:PORT]      a gpsd server (default 127.0.0.1:2947); reconnects when lost
+          --nmea PATH|-           NMEA 0183 from a file, FIFO, serial device or standard input
+            --baud N              the serial speed (makes PATH a serial device)
+          --nmea-tcp HOST:PORT    NMEA 0183 over TCP; reconnects when lost
+          --demo                  the built-in demo track, replayed in real time and looped
+
+        options:
+          --control PATH          the control socket (default $XDG_RUNTIME_DIR/singletond.sock,
+                                  else /tmp/singletond-$UID.sock)
+          --output PATH|-         where TPV lines go (default - , standard output); SIGHUP reopens it
+          --log-level LEVEL       trace, debug, info, notice, warning or error (default info)
+          --survey-seconds N      the length of a survey asked for without one (default 60)
+
+        """
+}

@@ -1,0 +1,167 @@
+import GNSSProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `singletond status | watch | survey | cancel`: a client of a running daemon's control socket.
+///
+/// Replies go to standard output as the daemon sends them (JSON lines, as `gpspipe -w` prints gpsd's); progress
+/// and summaries go to standard error. Exit status 0 on success, 1 when the daemon cannot be reached, answers with
+/// an error, or (for `survey`) the survey was cancelled.
+public struct ControlClient {
+    /// The socket's path.
+    public var path: String
+
+    /// Creates a client of the socket at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Prints the daemon's status.
+    public func status() -> Int32 { single(.status) }
+
+    /// Cancels the daemon's survey and prints its answer.
+    public func cancel() -> Int32 { single(.cancel) }
+
+    /// Prints the daemon's TPV lines until interrupted; returns 1 when the daemon goes away.
+    public func watch() -> Int32 {
+        guard let connection = connect(), connection.send(ControlRequest.watch(enable: true).line) else { return 1 }
+        while let line = connection.readLine() {
+            switch Self.className(line) {
+            case "TPV": printOut(line)
+            case "ERROR": return fail(line)
+            default: continue
+            }
+        }
+        printErr("singletond: the daemon closed the connection")
+        return 1
+    }
+
+    /// Asks for a survey, shows its progress on standard error and prints the result.
+    public func survey(seconds: Double?) -> Int32 {
+        guard let connection = connect(), connection.send(ControlRequest.survey(seconds: seconds).line) else {
+            return 1
+        }
+        while let line = connection.readLine() {
+            guard let value = try? JSONValue(parsing: line) else { continue }
+            switch value["class"]?.stringValue {
+            case "PROGRESS":
+                let percent = Int(((value["progress"]?.doubleValue ?? 0) * 100).rounded(.down))
+                printErr("survey: \(percent)%")
+            case "SURVEY":
+                printOut(line)
+                printErr(Self.summary(of: value))
+                return value["status"]?.stringValue == "completed" ? 0 : 1
+            case "ERROR":
+                return fail(line)
+            default:
+                continue
+            }
+        }
+        printErr("singletond: the daemon closed the connection before the survey ended")
+        return 1
+    }
+
+    private func single(_ request: ControlRequest) -> Int32 {
+        guard let connection = connect(), connection.send(request.line) else { return 1 }
+        guard let line = connection.readLine() else {
+            printErr("singletond: the daemon closed the connection without answering")
+            return 1
+        }
+        if Self.className(line) == "ERROR" { return fail(line) }
+        printOut(line)
+        return 0
+    }
+
+    private func connect() -> Connection? {
+        switch UnixSocket.connect(to: path) {
+        case .success(let fd):
+            return Connection(fd: fd)
+        case .failure(let failure):
+            let hint =
+                failure.errorNumber == ENOENT || failure.errorNumber == ECONNREFUSED
+                ? " (is singletond running? use --control PATH if it listens elsewhere)" : ""
+            printErr("singletond: \(failure)\(hint)")
+            return nil
+        }
+    }
+
+    private func fail(_ line: [UInt8]) -> Int32 {
+        let message = (try? JSONValue(parsing: line))?["message"]?.stringValue ?? String(decoding: line, as: UTF8.self)
+        printErr("singletond: the daemon says: \(message)")
+        return 1
+    }
+
+    static func className(_ line: [UInt8]) -> String? {
+        (try? JSONValue(parsing: line))?["class"]?.stringValue
+    }
+
+    static func summary(of survey: JSONValue) -> String {
+        func number(_ key: String, _ decimals: Int) -> String {
+            guard let value = survey[key]?.doubleValue else { return "-" }
+            var bytes: [UInt8] = []
+            GPSDJSONWriter.appendFixed(value, decimals: decimals, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let status = survey["status"]?.stringValue ?? "?"
+        return "survey \(status) after \(number("elapsed", 1)) s: lat \(number("lat", 7)) lon \(number("lon", 7)) "
+            + "alt \(number("alt", 2)) m, σN \(number("sigmaNorth", 2)) m σE \(number("sigmaEast", 2)) m "
+            + "σU \(number("sigmaUp", 2)) m, CEP50 \(number("cep50", 2)) m CEP95 \(number("cep95", 2)) m, "
+            + "\(number("used", 0)) fixes used, \(number("rejected", 0)) rejected"
+    }
+
+    private func printOut(_ line: [UInt8]) {
+        _ = writeAll(1, line + [0x0A])
+    }
+
+    private func printErr(_ text: String) {
+        _ = writeAll(2, Array((text + "\n").utf8))
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// A blocking connection that reads newline-terminated lines.
+    private final class Connection {
+        let fd: Int32
+        var buffer: [UInt8] = []
+        var ended = false
+
+        init(fd: Int32) { self.fd = fd }
+
+        deinit { close(fd) }
+
+        func send(_ bytes: [UInt8]) -> Bool { UnixSocket.writeAll(fd, bytes) }
+
+        /// The next line without its newline; `nil` at end of stream. Lines are capped at 1 MiB.
+        func readLine() -> [UInt8]? {
+            var chunk = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = Array(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                    return line
+                }
+                if ended || buffer.count > 1 << 20 { return nil }
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 {
+                    ended = true
+                    continue
+                }
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+    }
+}

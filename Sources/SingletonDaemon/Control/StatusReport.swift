@@ -1,0 +1,99 @@
+import GNSSProtocol
+import SingletonRegistry
+
+/// A snapshot of the daemon for `{"cmd":"status"}`, taken on the registry's actor in one step.
+public struct StatusReport: Sendable {
+    /// Each manager and whether it is the live shared instance (`false`: overridden).
+    public var managers: [(key: SingletonKey, live: Bool)]
+    /// The location manager's state.
+    public var locationState: LocationState
+    /// The source the daemon was started on.
+    public var source: String
+    /// The last fix, if any.
+    public var lastFix: Fix?
+    /// The latest satellite view, if any.
+    public var satellites: SkyView?
+    /// The long-task manager's state.
+    public var taskState: LongTaskState
+    /// The number of control clients and of watchers.
+    public var clients: (connected: Int, watching: Int)
+
+    /// Reads the registry.
+    @RegistryActor
+    public static func take(source: String, clients: (Int, Int)) -> StatusReport {
+        let singletons = appSingletons
+        let location = singletons.locationManager
+        return StatusReport(
+            managers: SingletonKey.allCases.map { ($0, singletons.isLive($0)) },
+            locationState: location.state, source: source, lastFix: location.lastFix,
+            satellites: location.satellites, taskState: singletons.longTaskManager.state, clients: clients)
+    }
+
+    /// `{"class":"STATUS",...}` and a newline.
+    public var jsonLine: [UInt8] {
+        var writer = JSONObjectWriter()
+        writer.string("class", "STATUS")
+        writer.string("version", Singletond.version)
+        writer.object("managers") { managers in
+            for (key, live) in self.managers { managers.string(key.description, live ? "live" : "overridden") }
+        }
+        writer.object("location") { location in
+            location.string("state", locationState.name)
+            location.string("description", locationState.description)
+            location.string("source", source)
+            if let lastFix {
+                var tpv: [UInt8] = []
+                GPSDJSONWriter.appendTPV(lastFix, newline: false, to: &tpv)
+                location.raw("fix", tpv)
+            } else {
+                location.null("fix")
+            }
+            if let satellites {
+                location.int("nSat", satellites.satellitesInView)
+                location.int("uSat", satellites.satellitesUsed)
+            }
+        }
+        writer.object("task") { task in
+            task.string("state", Self.stateName(taskState))
+            if let name = Self.taskName(taskState) { task.string("name", name) } else { task.null("name") }
+            task.number("progress", taskState.progress, decimals: 3)
+            task.bool("isTaskDone", taskState.isTaskDone)
+            if case .failed(_, let message) = taskState { task.string("message", message) }
+        }
+        writer.object("clients") { object in
+            object.int("connected", clients.connected)
+            object.int("watching", clients.watching)
+        }
+        return writer.finish()
+    }
+
+    /// A one-line summary for `STATUS=` of sd_notify.
+    public var summary: String {
+        var text = locationState.description
+        if let fix = lastFix, fix.mode.hasPosition, let lat = fix.latitude, let lon = fix.longitude {
+            var bytes: [UInt8] = []
+            GPSDJSONWriter.appendFixed(lat, decimals: 6, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            GPSDJSONWriter.appendFixed(lon, decimals: 6, to: &bytes)
+            text += ", \(fix.mode) \(String(decoding: bytes, as: UTF8.self))"
+        }
+        return text + "; task " + taskState.description
+    }
+
+    static func stateName(_ state: LongTaskState) -> String {
+        switch state {
+        case .idle: "idle"
+        case .running: "running"
+        case .finished: "finished"
+        case .cancelled: "cancelled"
+        case .failed: "failed"
+        }
+    }
+
+    static func taskName(_ state: LongTaskState) -> String? {
+        switch state {
+        case .idle: nil
+        case .running(let name, _), .finished(let name), .cancelled(let name), .failed(let name, _): name
+        }
+    }
+}

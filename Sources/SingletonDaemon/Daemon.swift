@@ -1,0 +1,188 @@
+import Dispatch
+import GNSSProtocol
+import SingletonRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `singletond run`: composes the registry, the position source, the TPV output, the control socket, signals and
+/// systemd notifications, and runs until SIGTERM or SIGINT.
+///
+/// Everything here runs on the cooperative pool or on threads of its own (the control socket's poll thread, the
+/// output queue, the signal queue); the main actor is never used. The registry is reached through
+/// `appSingletons` on ``SingletonRegistry/RegistryActor``.
+public enum Daemon {
+    /// How long a graceful shutdown may take before the daemon exits regardless.
+    public static let shutdownDeadline: Duration = .milliseconds(1_800)
+
+    /// Runs the daemon and returns its exit status: 0 after a graceful shutdown, 1 when something it needs cannot
+    /// be opened.
+    public static func run(_ options: RunOptions, environment: [String: String]) async -> Int32 {
+        let logger = Logger(
+            minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))
+        let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
+        let output: FixOutput
+        do {
+            output = try FixOutput(path: options.output, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let signals = SignalHandler(
+            terminate: { terminated.yield($0) },
+            hangUp: {
+                logger.info("SIGHUP: reopening the output")
+                output.reopen()
+            })
+        defer { signals.cancel() }
+
+        let controlPath = ControlPath.resolve(options.control, environment: environment, userID: getuid())
+        let server: ControlServer
+        do {
+            server = try ControlServer.bind(path: controlPath, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let source = locationSource(for: options.source)
+        let notify = SDNotify(environment: environment)
+
+        await compose(defaultSurveySeconds: options.surveySeconds, logger: logger)
+        let location = await appSingletons.locationManager
+        let tasks = await appSingletons.longTaskManager
+        let forwarder = await forwardFixes(from: location, to: output, server: server)
+        let background = [
+            logStates(await location.stateChanges(), tasks: await tasks.stateChanges(), logger: logger) {
+                notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
+            }
+        ]
+
+        do {
+            try await appSingletons.start()
+            logger.info("opening \(source)")
+            try await location.start(source)
+        } catch {
+            logger.error("cannot open \(source): \(error)")
+            forwarder.cancel()
+            for task in background { task.cancel() }
+            await appSingletons.shutdown()
+            await server.stop()
+            await output.close()
+            return 1
+        }
+
+        let responder = ControlResponder(
+            source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger, server: server)
+        server.start { request, connection in await responder.respond(to: request, on: connection) }
+        let summary = await StatusReport.take(source: source.description, clients: (0, 0)).summary
+        notify.ready(status: summary)
+        logger.info(
+            "singletond \(Singletond.version) ready: \(source), control socket \(controlPath), "
+                + "output \(options.output == "-" ? "standard output" : options.output)")
+        let watchdog = Watchdog.interval(environment: environment, processID: getpid()).map { interval in
+            logger.debug("watchdog: pinging systemd every \(interval)")
+            return Task { await Watchdog.run(every: interval, notify: notify) }
+        }
+
+        var iterator = terminations.makeAsyncIterator()
+        let signo = await iterator.next() ?? SIGTERM
+        logger.info("\(SignalHandler.name(of: signo)): shutting down")
+        notify.stopping()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1_800)) {
+            logger.error("shutdown took longer than \(shutdownDeadline); exiting now")
+            _exit(1)
+        }
+
+        server.stopAccepting()
+        watchdog?.cancel()
+        await tasks.cancel()
+        await location.stop()
+        await appSingletons.shutdown()
+        // The source is closed: let the forwarder write the fixes it still holds, then close the output.
+        forwarder.cancel()
+        await forwarder.value
+        for task in background { task.cancel() }
+        await output.close()
+        await server.stop()
+        logger.info("stopped")
+        return 0
+    }
+
+    /// The registry's source for a command-line source.
+    public static func locationSource(for option: SourceOption) -> LocationSource {
+        switch option {
+        case .demo:
+            .nmeaReplay(name: DemoTrack.name, bytes: DemoTrack.nmea(), pacing: .timestamps(speed: 1), loops: true)
+        case .gpsd(let host, let port):
+            .gpsd(host: host, port: port)
+        case .nmeaTCP(let host, let port):
+            .nmeaTCP(host: host, port: port)
+        case .nmea("-", _):
+            .nmeaStandardInput
+        case .nmea(let path, let baud?):
+            .nmeaSerial(path: path, baud: baud)
+        case .nmea(let path, nil):
+            isCharacterDevice(path) ? .nmeaSerial(path: path, baud: 9_600) : .nmeaFile(path: path)
+        }
+    }
+
+    private static func isCharacterDevice(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
+    }
+
+    /// Makes the process-wide container hold the live managers, with the survey as the long task's default job.
+    @RegistryActor
+    private static func compose(defaultSurveySeconds: Double, logger: Logger) {
+        appSingletons = AppSingletons()
+        appSingletons.longTaskManager.defaultJob = SurveyJob.defaultJob(seconds: defaultSurveySeconds, logger: logger)
+    }
+
+    /// Writes a TPV line per fix to the output and to every watcher.
+    private static func forwardFixes(
+        from location: LocationManager, to output: FixOutput, server: ControlServer
+    ) async -> Task<Void, Never> {
+        let updates = await location.updates(bufferSize: 1_024)
+        return Task {
+            var line: [UInt8] = []
+            for await update in updates {
+                line.removeAll(keepingCapacity: true)
+                GPSDJSONWriter.appendTPV(fixOf(update), to: &line)
+                output.write(line)
+                server.broadcast(line)
+            }
+        }
+    }
+
+    /// Logs every state change of the location and task managers and calls `changed` after each.
+    private static func logStates(
+        _ locations: AsyncStream<LocationState>, tasks: AsyncStream<LongTaskState>, logger: Logger,
+        changed: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
+        Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await state in locations {
+                        switch state {
+                        case .reconnecting, .stale: logger.notice("location: \(state)")
+                        case .failed: logger.error("location: \(state)")
+                        default: logger.info("location: \(state)")
+                        }
+                        await changed()
+                    }
+                }
+                group.addTask {
+                    for await state in tasks {
+                        if case .running(_, let progress) = state, progress > 0 { continue }
+                        logger.info("task: \(state)")
+                        await changed()
+                    }
+                }
+            }
+        }
+    }
+
+    private static func fixOf(_ fix: Fix) -> Fix { fix }
+    private static func fixOf(_ update: LocationUpdate) -> Fix { update.fix }
+}

@@ -1,0 +1,86 @@
+import GNSSProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line.
+///
+/// A line is `2026-11-22T02:14:47.123Z info: message` on a terminal or file, and `<6>message` when standard error
+/// is the systemd journal, which adds its own timestamps and reads the syslog priority from the prefix.
+public final class Logger: Sendable {
+    /// The least severe level written.
+    public let minimumLevel: LogLevel
+    /// Whether lines carry journal priority prefixes instead of timestamps.
+    public let journalFormat: Bool
+    private let fd: Int32
+
+    /// Creates a logger writing to `fd`.
+    public init(minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2) {
+        self.minimumLevel = minimumLevel
+        self.journalFormat = journalFormat
+        self.fd = fd
+    }
+
+    /// Whether `fd` is the journal stream that systemd names in `$JOURNAL_STREAM` (`DEVICE:INODE`).
+    public static func isJournal(fd: Int32 = 2, environment: [String: String]) -> Bool {
+        guard let stream = environment["JOURNAL_STREAM"] else { return false }
+        let parts = stream.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+
+    /// Whether a line at `level` would be written.
+    public func isEnabled(_ level: LogLevel) -> Bool { level >= minimumLevel }
+
+    /// Writes `message` at `level`, on one line.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
+        var line: [UInt8] = []
+        line.reserveCapacity(128)
+        if journalFormat {
+            line.append(contentsOf: "<\(level.syslogPriority)>".utf8)
+        } else {
+            line.append(contentsOf: Self.now().iso8601.utf8)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: level.description.utf8)
+            line.append(contentsOf: ": ".utf8)
+        }
+        for byte in message().utf8 {
+            line.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
+        }
+        line.append(0x0A)
+        line.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
+    /// Logs at ``LogLevel/trace``.
+    public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
+    /// Logs at ``LogLevel/debug``.
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    /// Logs at ``LogLevel/info``.
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs at ``LogLevel/notice``.
+    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    /// Logs at ``LogLevel/warning``.
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    /// Logs at ``LogLevel/error``.
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+
+    private static func now() -> GNSSTime {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return GNSSTime(millisecondsSince1970: Int64(ts.tv_sec) * 1_000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+}

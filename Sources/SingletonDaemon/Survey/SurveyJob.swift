@@ -1,0 +1,60 @@
+import GNSSProtocol
+import SingletonRegistry
+
+/// The daemon's long task: a survey-in that averages the fixes of the next N seconds.
+///
+/// The work runs off ``SingletonRegistry/RegistryActor``: it subscribes to
+/// `appSingletons.locationManager.updates()`, adds every fix to a ``SurveyAccumulator``, and reports progress
+/// (elapsed / N) once a second. When the manager cancels it, it returns the partial result marked cancelled
+/// instead of throwing, so the client that asked still gets the figures of the part that ran.
+public enum SurveyJob {
+    /// The job's name: a survey asked for while one runs joins it.
+    public static let name = "survey"
+
+    /// A survey of `seconds` that logs its result.
+    public static func make(seconds: Double, requires3D: Bool = true, logger: Logger) -> LongTask<SurveyResult> {
+        LongTask(name: name) { progress in
+            let result = await survey(seconds: seconds, requires3D: requires3D, progress: progress)
+            logger.log(result.cancelled ? .notice : .info, result.summary)
+            return result
+        }
+    }
+
+    /// The daemon's ``SingletonRegistry/LongTaskManager/defaultJob``: a survey of `seconds` whose result is logged.
+    public static func defaultJob(seconds: Double, logger: Logger) -> LongTask<Void> {
+        let survey = make(seconds: seconds, logger: logger)
+        return LongTask(name: name) { progress in _ = try await survey.work(progress) }
+    }
+
+    private static func survey(seconds: Double, requires3D: Bool, progress: TaskProgress) async -> SurveyResult {
+        let updates = await appSingletons.locationManager.updates(bufferSize: 256)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .seconds(seconds)
+        let accumulator = await withTaskGroup(of: SurveyAccumulator.self) { group in
+            group.addTask {
+                var accumulator = SurveyAccumulator(requires3D: requires3D)
+                for await update in updates { accumulator.add(fixOf(update)) }
+                return accumulator
+            }
+            while !Task.isCancelled {
+                let now = clock.now
+                guard now < deadline else { break }
+                do {
+                    try await Task.sleep(until: min(deadline, now + .seconds(1)), clock: clock)
+                } catch {
+                    break
+                }
+                await progress.report((clock.now - start) / .seconds(seconds))
+            }
+            group.cancelAll()
+            return await group.next() ?? SurveyAccumulator(requires3D: requires3D)
+        }
+        let elapsed = (clock.now - start) / .seconds(1)
+        return accumulator.result(
+            requestedSeconds: seconds, elapsedSeconds: min(elapsed, seconds), cancelled: Task.isCancelled)
+    }
+
+    private static func fixOf(_ fix: Fix) -> Fix { fix }
+    private static func fixOf(_ update: LocationUpdate) -> Fix { update.fix }
+}

@@ -1,0 +1,31 @@
+import SingletonRegistry
+
+/// Pings systemd's watchdog at half of `$WATCHDOG_USEC`, but only while the registry's actor answers.
+///
+/// Before each `WATCHDOG=1` the loop awaits a trivial call on ``SingletonRegistry/RegistryActor``: if the actor is
+/// wedged (a manager blocked it), the pings stop and systemd restarts the daemon.
+public enum Watchdog {
+    /// The ping interval: half of `$WATCHDOG_USEC`, when it is set and `$WATCHDOG_PID` (if set) is `processID`.
+    public static func interval(environment: [String: String], processID: Int32) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != processID { return nil }
+        return .microseconds(usec / 2)
+    }
+
+    /// Sends `WATCHDOG=1` every `interval` after the registry's actor answered, until the task is cancelled.
+    public static func run(every interval: Duration, notify: SDNotify) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            await answer()
+            notify.watchdog()
+        }
+    }
+
+    /// A call that returns as soon as the registry's actor runs it.
+    @RegistryActor
+    static func answer() {}
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GNSSProtocol
+import SingletonDaemon
+import Testing
+
+/// The control socket in-process, with a scripted handler: limits, bad input, watchers, socket file handling.
+@Suite struct ControlServerTests {
+    private let logger = Logger(minimumLevel: .error, journalFormat: false)
+
+    /// A handler that answers `status` with a fixed line and makes `watch` clients watchers.
+    private static let handler: ControlServer.Handler = { request, connection in
+        switch request {
+        case .watch(let enable):
+            connection.setWatching(enable)
+            connection.send(Array("{\"class\":\"WATCH\"}\n".utf8))
+        default:
+            connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
+        }
+    }
+
+    private func withServer(
+        limits: ControlServerLimits = ControlServerLimits(), _ body: (ControlServer, String) async throws -> Void
+    ) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("c.sock")
+        let server = try ControlServer.bind(path: path, limits: limits, logger: logger)
+        server.start(handler: Self.handler)
+        try await body(server, path)
+        await server.stop()
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed on stop")
+    }
+
+    @Test func socketIsPrivateToItsUser() async throws {
+        try await withServer { _, path in
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600)
+            #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        }
+    }
+
+    @Test func badRequestsGetAnErrorAndTheConnectionStaysUsable() async throws {
+        try await withServer { _, path in
+            let client = try #require(StreamClient(path: path))
+            client.send("hello\n{\"cmd\":\"launch\"}\n\n{\"cmd\":\"status\"}\r\n")
+            #expect(await client.readLine()?.contains("\"class\":\"ERROR\"") == true)
+            #expect(await client.readLine()?.contains("unknown command \\\"launch\\\"") == true)
+            #expect(await client.readLine() == "{\"class\":\"STATUS\"}")
+        }
+    }
+
+    @Test func anOverlongRequestIsRefusedAndSkipped() async throws {
+        try await withServer(limits: ControlServerLimits(maximumLineBytes: 64)) { _, path in
+            let client = try #require(StreamClient(path: path))
+            client.send(String(repeating: "x", count: 10_000))
+            #expect(await client.readLine()?.contains("request longer than 64 bytes") == true)
+            client.send(String(repeating: "y", count: 500) + "\n{\"cmd\":\"status\"}\n")
+            #expect(await client.readLine() == "{\"class\":\"STATUS\"}")
+        }
+    }
+
+    @Test func clientsBeyondTheLimitAreToldAndClosed() async throws {
+        try await withServer(limits: ControlServerLimits(maximumClients: 4)) { server, path in
+            var clients: [StreamClient] = []
+            for _ in 0..<4 {
+                let client = try #require(StreamClient(path: path))
+                client.send("{\"cmd\":\"status\"}\n")
+                #expect(await client.readLine() != nil)
+                clients.append(client)
+            }
+            let refused = try #require(StreamClient(path: path))
+            #expect(await refused.readLine()?.contains("too many clients") == true)
+            #expect(await refused.readsToEnd())
+            // When the others leave, a new client is served again. The last one's answer proves the server saw the
+            // others hang up: they closed before it asked, and one poll reports all of that together.
+            let last = clients.removeLast()
+            for client in clients { client.disconnect() }
+            last.send("{\"cmd\":\"status\"}\n")
+            #expect(await last.readLine() == "{\"class\":\"STATUS\"}")
+            let next = try #require(StreamClient(path: path))
+            next.send("{\"cmd\":\"status\"}\n")
+            #expect(await next.readLine() == "{\"class\":\"STATUS\"}")
+            _ = server
+        }
+    }
+
+    @Test func aWatcherThatDoesNotReadIsDroppedOthersKeepGettingLines() async throws {
+        try await withServer(limits: ControlServerLimits(maximumQueuedBytes: 16_384)) { server, path in
+            let sleeper = try #require(StreamClient(path: path))
+            sleeper.send("{\"cmd\":\"watch\"}\n")
+            #expect(await sleeper.readLine() == "{\"class\":\"WATCH\"}")
+            let reader = try #require(StreamClient(path: path))
+            reader.send("{\"cmd\":\"watch\"}\n")
+            #expect(await reader.readLine() == "{\"class\":\"WATCH\"}")
+            var fix = Fix(mode: .threeD, latitude: 52, longitude: 5)
+            fix.device = String(repeating: "d", count: 200)
+            var line: [UInt8] = []
+            GPSDJSONWriter.appendTPV(fix, to: &line)
+            // The sleeper's socket buffer and its queue fill up; the reader keeps reading.
+            for _ in 0..<20_000 {
+                server.broadcast(line)
+                #expect(await reader.readLine() != nil)
+                if server.watcherCount == 1 { break }
+            }
+            #expect(server.watcherCount == 1)
+            #expect(await sleeper.readsToEnd(), "the dropped watcher's connection is closed")
+            let status = try #require(StreamClient(path: path))
+            status.send("{\"cmd\":\"status\"}\n")
+            #expect(await status.readLine() == "{\"class\":\"STATUS\"}")
+        }
+    }
+
+    @Test func aClientThatHangsUpRightAfterItsRequestStillHasItServed() async throws {
+        let served = AsyncStream<ControlRequest>.makeStream()
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("c.sock")
+        let server = try ControlServer.bind(path: path, logger: logger)
+        server.start { request, _ in served.continuation.yield(request) }
+        do {
+            let client = try #require(StreamClient(path: path))
+            client.send("{\"cmd\":\"cancel\"}\n")
+        }
+        var iterator = served.stream.makeAsyncIterator()
+        #expect(await iterator.next() == .cancel)
+        await server.stop()
+    }
+
+    @Test func aStaleSocketIsReplacedALiveOneIsNot() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("c.sock")
+        // A socket file nobody listens on: what a killed daemon leaves.
+        let stale = try ControlServer.bind(path: path, logger: logger)
+        await stale.stop()
+        let dead = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(dead, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        close(dead)
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        let live = try ControlServer.bind(path: path, logger: logger)
+        live.start(handler: Self.handler)
+        #expect(throws: ControlServerError.self) { try ControlServer.bind(path: path, logger: logger) }
+        do {
+            _ = try ControlServer.bind(path: path, logger: logger)
+        } catch {
+            #expect(error.reason.contains("another singletond is already listening"))
+        }
+        // The refused second daemon left the live socket alone.
+        let client = try #require(StreamClient(path: path))
+        client.send("{\"cmd\":\"status\"}\n")
+        #expect(await client.readLine() == "{\"class\":\"STATUS\"}")
+        await live.stop()
+    }
+
+    @Test func aPathThatIsNotASocketIsLeftAlone() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("notes.txt")
+        _ = FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
+        #expect(throws: ControlServerError.self) { try ControlServer.bind(path: path, logger: logger) }
+        #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
+    }
+}

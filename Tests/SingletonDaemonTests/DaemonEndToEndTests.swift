@@ -1,0 +1,284 @@
+import Foundation
+import GNSSProtocol
+import Testing
+
+/// The built `singletond` binary as users run it: a child process, its output, its control socket, its signals.
+@Suite(.serialized) struct DaemonEndToEndTests {
+    private func json(_ line: String?) -> JSONValue? {
+        guard let line else { return nil }
+        return try? JSONValue(parsing: line)
+    }
+
+    /// Starts the demo daemon on a socket in `directory` and waits until it is ready and has written a fix.
+    private func startDemo(
+        in directory: TemporaryDirectory, extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> (DaemonProcess, String) {
+        let control = directory.file("c.sock")
+        let daemon = try DaemonProcess(["--control", control] + extra, environment: environment)
+        let ready = await daemon.stderr.line(containing: "ready:")
+        #expect(ready != nil, "no ready line: \(daemon.stderr.history)")
+        return (daemon, control)
+    }
+
+    @Test func noArgumentsRunsTheDemoAndSIGTERMStopsItCleanly() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let daemon = try DaemonProcess([], environment: ["XDG_RUNTIME_DIR": directory.path])
+        defer { daemon.kill() }
+        let first = json(await daemon.stdout.nextLine())
+        #expect(first?["class"]?.stringValue == "TPV")
+        #expect(first?["mode"]?.doubleValue == 3)
+        #expect(abs((first?["lat"]?.doubleValue ?? 0) - 52.358) < 0.01)
+        #expect(await daemon.stderr.line(containing: "ready:") != nil)
+
+        let socket = directory.file("singletond.sock")
+        var info = stat()
+        #expect(lstat(socket, &info) == 0, "the default control socket is under $XDG_RUNTIME_DIR")
+        #expect(info.st_mode & 0o777 == 0o600)
+        // The next fix is a second later in the track: the demo replays in real time.
+        let second = json(await daemon.stdout.nextLine())
+        let times = [first, second].compactMap { $0?["time"]?.stringValue }.compactMap { GNSSTime(iso8601: $0) }
+        #expect(times.count == 2 && times[1].millisecondsSince1970 - times[0].millisecondsSince1970 == 1_000)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        daemon.signal(SIGTERM)
+        let status = await daemon.exitStatus(timeout: 10)
+        #expect(status == 0)
+        #expect(clock.now - start < .seconds(2), "SIGTERM took \(clock.now - start)")
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on exit")
+        let log = await daemon.stderr.rest()
+        #expect(log.contains { $0.contains("info: SIGTERM: shutting down") })
+        #expect(log.contains { $0.contains("info: stopped") })
+    }
+
+    @Test func sigintStopsItToo() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        daemon.signal(SIGINT)
+        #expect(await daemon.exitStatus() == 0)
+        #expect(!FileManager.default.fileExists(atPath: control))
+    }
+
+    @Test func statusWatchSurveyAndCancelThroughTheSocket() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        #expect(await daemon.stdout.nextLine() != nil)
+
+        let status = try await DaemonProcess.run(["status", "--control", control])
+        #expect(status.status == 0)
+        let report = json(status.stdout.first)
+        #expect(report?["class"]?.stringValue == "STATUS")
+        #expect(report?["managers"]?["locationManager"]?.stringValue == "live")
+        #expect(report?["managers"]?["longTaskManager"]?.stringValue == "live")
+        #expect(report?["location"]?["state"]?.stringValue == "fixed")
+        #expect(report?["location"]?["fix"]?["class"]?.stringValue == "TPV")
+        #expect(report?["task"]?["state"]?.stringValue == "idle")
+        #expect(report?["task"]?["isTaskDone"]?.boolValue == false)
+
+        let watcher = try DaemonProcess(["watch", "--control", control])
+        defer { watcher.kill() }
+        let watched = [await watcher.stdout.nextLine(), await watcher.stdout.nextLine()].map(json)
+        #expect(watched.allSatisfy { $0?["class"]?.stringValue == "TPV" })
+        watcher.signal(SIGINT)
+        _ = await watcher.exitStatus()
+
+        let survey = try await DaemonProcess.run(["survey", "2", "--control", control])
+        #expect(survey.status == 0, "\(survey.stderr)")
+        let result = json(survey.stdout.first)
+        #expect(result?["class"]?.stringValue == "SURVEY")
+        #expect(result?["status"]?.stringValue == "completed")
+        #expect((result?["used"]?.doubleValue ?? 0) >= 1)
+        #expect(abs((result?["lat"]?.doubleValue ?? 0) - 52.358) < 0.01)
+        #expect(survey.stderr.contains { $0.hasPrefix("survey: ") && $0.hasSuffix("%") }, "progress is shown")
+        #expect(survey.stderr.contains { $0.contains("survey completed") })
+        let afterSurvey = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        #expect(afterSurvey?["task"]?["state"]?.stringValue == "finished")
+        #expect(afterSurvey?["task"]?["isTaskDone"]?.boolValue == true)
+        #expect(afterSurvey?["task"]?["progress"]?.doubleValue == 1)
+
+        let long = try DaemonProcess(["survey", "600", "--control", control])
+        defer { long.kill() }
+        #expect(await long.stderr.line(containing: "survey: 0%") != nil)
+        let running = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        #expect(running?["task"]?["state"]?.stringValue == "running")
+        #expect(running?["task"]?["name"]?.stringValue == "survey")
+        let cancel = try await DaemonProcess.run(["cancel", "--control", control])
+        #expect(cancel.status == 0)
+        #expect(json(cancel.stdout.first)?["cancelled"]?.boolValue == true)
+        let partial = json(await long.stdout.nextLine())
+        #expect(partial?["class"]?.stringValue == "SURVEY")
+        #expect(partial?["status"]?.stringValue == "cancelled")
+        #expect((partial?["elapsed"]?.doubleValue ?? 600) < 600)
+        #expect(await long.exitStatus() == 1, "a cancelled survey is not a success")
+        let afterCancel = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        #expect(afterCancel?["task"]?["state"]?.stringValue == "cancelled")
+        #expect(afterCancel?["task"]?["isTaskDone"]?.boolValue == false)
+
+        let log = await daemon.stderr.line(containing: "survey cancelled after")
+        #expect(log?.contains("notice:") == true, "the partial result is logged")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    @Test func badRequestsAFloodOfClientsAndASilentWatcherLeaveItHealthy() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+
+        let client = try #require(StreamClient(path: control))
+        client.send("{\"cmd\":\n")
+        #expect(json(await client.readLine())?["class"]?.stringValue == "ERROR")
+        client.send(String(repeating: "[", count: 100_000) + "\n")
+        #expect(await client.readLine()?.contains("request longer than 4096 bytes") == true)
+        client.send("{\"cmd\":\"fix\"}\n")
+        #expect(json(await client.readLine())?["class"]?.stringValue == "TPV")
+
+        let silent = try #require(StreamClient(path: control))
+        silent.send("{\"cmd\":\"watch\"}\n")
+        var flood: [StreamClient] = []
+        for _ in 0..<200 {
+            if let c = StreamClient(path: control) { flood.append(c) }
+        }
+        #expect(flood.count > 64)
+        var refused = 0
+        for c in flood.suffix(100) where await c.readLine(timeout: 5)?.contains("too many clients") == true {
+            refused += 1
+        }
+        #expect(refused > 0, "clients beyond the limit are told so")
+        for c in flood { c.disconnect() }
+
+        client.send("{\"cmd\":\"status\"}\n")
+        #expect(json(await client.readLine())?["class"]?.stringValue == "STATUS")
+        let status = try await DaemonProcess.run(["status", "--control", control])
+        #expect(status.status == 0)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    @Test func aWrongFlagPrintsTheUsageAndExits64() async throws {
+        for arguments in [["--frobnicate"], ["run", "--nmea"], ["--gpsd", "--nmea", "x"], ["survey", "soon"]] {
+            let result = try await DaemonProcess.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains { $0.hasPrefix("usage: singletond") }, "\(arguments)")
+        }
+        let help = try await DaemonProcess.run(["--help"])
+        #expect(help.status == 0 && help.stdout.first?.hasPrefix("usage: singletond") == true)
+        let version = try await DaemonProcess.run(["--version"])
+        #expect(version.status == 0 && version.stdout == ["singletond 0.1.0"])
+    }
+
+    @Test func aSourceThatCannotBeOpenedExits1NamingIt() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let missing = directory.file("no-such-track.nmea")
+        let result = try await DaemonProcess.run(["--nmea", missing, "--control", directory.file("c.sock")])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains { $0.contains("error: cannot open") && $0.contains(missing) }, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("c.sock")))
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketRefusesToStart() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        let second = try await DaemonProcess.run(["--control", control])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains { $0.contains("another singletond is already listening") })
+        #expect(try await DaemonProcess.run(["status", "--control", control]).status == 0)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    @Test func aStaleSocketFromADeadDaemonIsReplaced() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (killed, control) = try await startDemo(in: directory)
+        killed.signal(SIGKILL)
+        _ = await killed.exitStatus()
+        #expect(FileManager.default.fileExists(atPath: control), "SIGKILL leaves the socket file behind")
+        let (daemon, _) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        #expect(daemon.stderr.history.contains { $0.contains("replaced the stale control socket") })
+        #expect(try await DaemonProcess.run(["status", "--control", control]).status == 0)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    @Test func speaksSDNotifyReadyWatchdogStatusAndStopping() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let notify = DatagramSocket(name: directory.file("notify"))
+        let (daemon, _) = try await startDemo(
+            in: directory, environment: ["NOTIFY_SOCKET": notify.name, "WATCHDOG_USEC": "200000"])
+        defer { daemon.kill() }
+        let ready = await blocking { notify.receive(containing: "READY=1") }
+        #expect(ready?.contains("STATUS=") == true)
+        #expect(await blocking { notify.receive(containing: "WATCHDOG=1") } != nil)
+        #expect(await blocking { notify.receive(containing: "WATCHDOG=1") } != nil, "the watchdog keeps pinging")
+        daemon.signal(SIGTERM)
+        #expect(await blocking { notify.receive(containing: "STOPPING=1") } != nil)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    @Test func underTheJournalLogLinesCarryPriorityPrefixes() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let daemon = try DaemonProcess(["--control", directory.file("c.sock")], journal: true)
+        defer { daemon.kill() }
+        let line = await daemon.stderr.line(containing: "ready:")
+        #expect(line?.hasPrefix("<6>singletond") == true, "\(daemon.stderr.history)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    @Test func sighupReopensTheOutputFile() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let output = directory.file("fixes.json")
+        let (daemon, control) = try await startDemo(in: directory, extra: ["--output", output])
+        defer { daemon.kill() }
+        let watcher = try #require(StreamClient(path: control))
+        watcher.send("{\"cmd\":\"watch\"}\n")
+        #expect(await watcher.readLine(containing: "\"TPV\"") != nil)
+        #expect(rename(output, output + ".1") == 0)
+        daemon.signal(SIGHUP)
+        #expect(await daemon.stderr.line(containing: "reopened output") != nil)
+        let after = try #require(await watcher.readLine(containing: "\"TPV\""))
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        let rotated = try String(contentsOfFile: output + ".1", encoding: .utf8)
+        let current = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(rotated.hasPrefix("{\"class\":\"TPV\""))
+        #expect(current.split(separator: "\n").contains { $0 == after }, "lines after SIGHUP go to the new file")
+        #expect(!rotated.contains(after))
+    }
+}
+
+extension DaemonEndToEndTests {
+    @Test func sigtermDuringASurveySendsThePartialResultAndExitsInTime() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        let survey = try DaemonProcess(["survey", "600", "--control", control])
+        defer { survey.kill() }
+        #expect(await survey.stderr.line(containing: "survey: 0%") != nil)
+        let clock = ContinuousClock()
+        let start = clock.now
+        daemon.signal(SIGTERM)
+        let result = json(await survey.stdout.nextLine())
+        #expect(result?["class"]?.stringValue == "SURVEY")
+        #expect(result?["status"]?.stringValue == "cancelled")
+        #expect(await daemon.exitStatus() == 0)
+        #expect(clock.now - start < .seconds(2))
+        #expect(await survey.exitStatus() == 1)
+    }
+}

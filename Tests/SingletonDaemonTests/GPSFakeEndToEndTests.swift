@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// The daemon against a real gpsd (`gpsfake` replaying a fixture), compared with what `gpspipe -w` sees.
+@Suite(.serialized) struct GPSFakeEndToEndTests {
+    private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
+
+    /// The path of `tool`, or `nil` (skipped outside CI, an issue under CI=true).
+    private static func tool(_ name: String) -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for directory in path where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+            return "\(directory)/\(name)"
+        }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("\(name) is missing; CI must install it (apt-get install gpsd gpsd-clients)")
+        } else {
+            print("skipping: \(name) not found; enable with: apt-get install gpsd gpsd-clients")
+        }
+        return nil
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    private static func freePort() -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                _ = bind(fd, pointer, length)
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    @Test func tpvLinesMatchGpspipe() async throws {
+        guard let gpsfake = Self.tool("gpsfake"), let gpspipe = Self.tool("gpspipe") else { return }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let port = Self.freePort()
+
+        let fake = try ChildProcess(
+            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.02", Self.fixture],
+            environment: ProcessInfo.processInfo.environment)
+        defer { fake.kill() }
+        let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
+        defer { daemon.kill() }
+        // The daemon retries until gpsfake's gpsd listens; once it watches, gpsd opens the log's device.
+        #expect(
+            await daemon.stderr.line(containing: "location: waiting for a fix from gpsd") != nil,
+            "\(daemon.stderr.history)")
+        let pipe = try ChildProcess(
+            gpspipe, ["-w", "127.0.0.1:\(port)"], environment: ProcessInfo.processInfo.environment)
+        defer { pipe.kill() }
+
+        // At the end of the log gpsd reports the device gone (DEVICE "activated":0), to both clients; the daemon
+        // then waits for a fix again, after delivering every fix before it.
+        #expect(await daemon.stderr.line(containing: "location: fixed (gpsd") != nil)
+        #expect(await daemon.stderr.line(containing: "location: waiting for a fix from gpsd", timeout: 60) != nil)
+        var pipeLines: [String] = []
+        // gpsd ends its lines with CRLF; the daemon with LF.
+        while let line = await pipe.stdout.nextLine(timeout: 60).map({ $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        ) {
+            if line.contains("\"class\":\"TPV\"") { pipeLines.append(line) }
+            if line.contains("\"class\":\"DEVICE\""), line.contains("\"activated\":0") { break }
+        }
+        pipe.kill()
+        daemon.signal(SIGTERM)
+        let daemonLines = await daemon.stdout.rest()
+        #expect(await daemon.exitStatus() == 0)
+
+        // One of the two joined first; from the first line both saw, the lines are the same to the end.
+        guard let firstCommon = pipeLines.first(where: daemonLines.contains),
+            let a = daemonLines.firstIndex(of: firstCommon), let b = pipeLines.firstIndex(of: firstCommon)
+        else {
+            Issue.record("no TPV line in common:\n\(daemonLines.prefix(3))\n\(pipeLines.prefix(3))")
+            return
+        }
+        let ours = Array(daemonLines[a...])
+        let theirs = Array(pipeLines[b...])
+        #expect(ours.count >= 10, "only \(ours.count) lines compared")
+        #expect(ours == theirs)
+        fake.kill()
+    }
+}

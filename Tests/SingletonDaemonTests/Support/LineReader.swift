@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+/// Reads lines from a pipe (a child's standard output or error), waiting with a bound, and keeps every line read
+/// for failure messages.
+final class LineReader: Sendable {
+    private let fd: Int32
+    private let state = Mutex<(buffer: [UInt8], lines: [String], ended: Bool)>(([], [], false))
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// Every line read so far.
+    var history: [String] { state.withLock { $0.lines } }
+
+    /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
+    func nextLine(timeout: Double = 15) async -> String? {
+        await blocking { self.nextLineNow(deadline: Date().addingTimeInterval(timeout)) }
+    }
+
+    /// Reads lines until one contains `text`; `nil` at end of stream or after `timeout` seconds.
+    func line(containing text: String, timeout: Double = 15) async -> String? {
+        await blocking {
+            let deadline = Date().addingTimeInterval(timeout)
+            while let line = self.nextLineNow(deadline: deadline) {
+                if line.contains(text) { return line }
+            }
+            return nil
+        }
+    }
+
+    /// Reads until the end of the stream (the child closed it); returns the remaining lines.
+    func rest(timeout: Double = 15) async -> [String] {
+        await blocking {
+            let deadline = Date().addingTimeInterval(timeout)
+            var lines: [String] = []
+            while let line = self.nextLineNow(deadline: deadline) { lines.append(line) }
+            return lines
+        }
+    }
+
+    private func nextLineNow(deadline: Date) -> String? {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let (line, ended) = state.withLock { state -> (String?, Bool) in
+                guard let newline = state.buffer.firstIndex(of: 0x0A) else { return (nil, state.ended) }
+                let line = String(decoding: state.buffer[..<newline], as: UTF8.self)
+                state.buffer.removeSubrange(...newline)
+                state.lines.append(line)
+                return (line, false)
+            }
+            if let line { return line }
+            if ended { return nil }
+            let remaining = deadline.timeIntervalSinceNow
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard remaining > 0, poll(&descriptor, 1, Int32(remaining * 1_000)) == 1 else { return nil }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            state.withLock { state in
+                if count <= 0 { state.ended = true } else { state.buffer.append(contentsOf: chunk[0..<count]) }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+
+/// A test's connection to a control socket: sends lines and reads lines with a bound on the wait.
+///
+/// Reads block a thread of their own (see ``blocking(_:)``); a client is used by one test task at a time.
+final class StreamClient: Sendable {
+    let fd: Int32
+    private let buffer = Mutex<[UInt8]>([])
+
+    /// Connects to `path`; `nil` when nothing listens there.
+    init?(path: String) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        guard rc == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    private let closed = Atomic<Bool>(false)
+
+    deinit { disconnect() }
+
+    /// Closes the connection now (a reader thread may still hold the object for a moment).
+    func disconnect() {
+        if !closed.exchange(true, ordering: .relaxed) { close(fd) }
+    }
+
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            == bytes.count
+    }
+
+    /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
+    func readLine(timeout: Double = 10) async -> String? {
+        await blocking { self.readLineNow(timeout: timeout) }
+    }
+
+    /// Reads lines until one contains `text`.
+    func readLine(containing text: String, timeout: Double = 10) async -> String? {
+        await blocking {
+            let deadline = Date().addingTimeInterval(timeout)
+            while let line = self.readLineNow(timeout: max(0.01, deadline.timeIntervalSinceNow)) {
+                if line.contains(text) { return line }
+            }
+            return nil
+        }
+    }
+
+    /// Reads until the peer closes; returns whether it did within `timeout` seconds.
+    func readsToEnd(timeout: Double = 10) async -> Bool {
+        await blocking {
+            let deadline = Date().addingTimeInterval(timeout)
+            while let chunk = self.readChunk(timeout: deadline.timeIntervalSinceNow) {
+                if chunk.isEmpty { return true }
+            }
+            return false
+        }
+    }
+
+    private func readLineNow(timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let line = buffer.withLock { buffer -> String? in
+                guard let newline = buffer.firstIndex(of: 0x0A) else { return nil }
+                defer { buffer.removeSubrange(...newline) }
+                return String(decoding: buffer[..<newline], as: UTF8.self)
+            }
+            if let line { return line }
+            guard let chunk = readChunk(timeout: deadline.timeIntervalSinceNow), !chunk.isEmpty else { return nil }
+            buffer.withLock { $0.append(contentsOf: chunk) }
+        }
+    }
+
+    /// Bytes received, `[]` at end of stream, `nil` on timeout or error.
+    private func readChunk(timeout: Double) -> [UInt8]? {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard timeout > 0, poll(&descriptor, 1, Int32(timeout * 1_000)) == 1 else { return nil }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if count < 0 { return errno == ECONNRESET ? [] : nil }
+        return Array(chunk[0..<count])
+    }
+}
