@@ -1,4 +1,6 @@
-// libFuzzer entry point for the gpsd client protocol; compiled together with the GNSSProtocol sources by scripts/fuzz.
+// libFuzzer entry point for the gpsd client protocol; built against GNSSProtocol by scripts/fuzz.
+
+import GNSSProtocol
 
 /// Feeds the input to a gpsd stream decoder whole and in two chunks split at a point the input chooses, traps if
 /// the two disagree, and parses the input as one JSON document (which must fail or succeed, never crash).

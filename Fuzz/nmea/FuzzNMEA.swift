@@ -1,4 +1,6 @@
-// libFuzzer entry point for the NMEA decoder; compiled together with the GNSSProtocol sources by scripts/fuzz.
+// libFuzzer entry point for the NMEA decoder; built against GNSSProtocol by scripts/fuzz.
+
+import GNSSProtocol
 
 /// Decodes the input whole and in two chunks split at a point the input chooses, writes every event as gpsd
 /// JSON, and traps if the two decodings disagree or a counter goes wrong.

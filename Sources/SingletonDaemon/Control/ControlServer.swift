@@ -1,3 +1,4 @@
+import SingletonRegistry
 import Foundation
 import Synchronization
 

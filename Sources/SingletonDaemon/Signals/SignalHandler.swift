@@ -1,3 +1,4 @@
+import SingletonRegistry
 import Dispatch
 import Synchronization
 
@@ -12,7 +13,7 @@ import Synchronization
 /// instead). The first SIGTERM or SIGINT calls `terminate`; a second one exits at once with 128 + the signal
 /// number, for when a graceful shutdown hangs.
 public final class SignalHandler: Sendable {
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let sources = ObservedMutex<[any DispatchSourceSignal]>([])
     private let terminations = Atomic<Int>(0)
 
     /// Installs the sources; `terminate` gets the signal number, `hangUp` is called for SIGHUP.

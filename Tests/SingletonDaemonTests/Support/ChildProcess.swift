@@ -1,3 +1,4 @@
+import SingletonRegistry
 import Foundation
 import Synchronization
 
@@ -104,6 +105,6 @@ final class ChildProcess: Sendable {
 
 /// A child's exit status and the semaphore its waiter signals.
 final class ExitRecord: Sendable {
-    let status = Mutex<Int32?>(nil)
+    let status = ObservedMutex<Int32?>(nil)
     let exited = DispatchSemaphore(value: 0)
 }

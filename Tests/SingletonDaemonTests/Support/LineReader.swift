@@ -1,3 +1,4 @@
+import SingletonRegistry
 import Foundation
 import Synchronization
 
@@ -5,7 +6,7 @@ import Synchronization
 /// for failure messages.
 final class LineReader: Sendable {
     private let fd: Int32
-    private let state = Mutex<(buffer: [UInt8], lines: [String], ended: Bool)>(([], [], false))
+    private let state = ObservedMutex<(buffer: [UInt8], lines: [String], ended: Bool)>(([], [], false))
 
     init(fd: Int32) {
         self.fd = fd

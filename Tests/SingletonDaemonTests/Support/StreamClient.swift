@@ -1,3 +1,4 @@
+import SingletonRegistry
 import Foundation
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 /// Reads block a thread of their own (see ``blocking(_:)``); a client is used by one test task at a time.
 final class StreamClient: Sendable {
     let fd: Int32
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = ObservedMutex<[UInt8]>([])
 
     /// Connects to `path`; `nil` when nothing listens there.
     init?(path: String) {
