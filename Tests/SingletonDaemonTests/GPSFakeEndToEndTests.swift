@@ -44,7 +44,7 @@ import Testing
         let port = Self.freePort()
 
         let fake = try ChildProcess(
-            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.02", Self.fixture],
+            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.1", Self.fixture],
             environment: ProcessInfo.processInfo.environment)
         defer { fake.kill() }
         let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])

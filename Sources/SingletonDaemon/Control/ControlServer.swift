@@ -317,11 +317,12 @@ public final class ControlServer: Sendable {
                 while drain.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress!, $0.count) }) == 256 {}
             }
             let clientStart = fds.count - ids.count
-            if clientStart == 2, fds[1].revents != 0 { acceptClients() }
             for index in clientStart..<fds.count where fds[index].revents != 0 {
                 service(id: ids[index - clientStart], revents: Int32(fds[index].revents), buffer: &buffer)
             }
             dispatchAndReap()
+            // After reaping: clients that hung up in this round free their places before new ones are counted.
+            if clientStart == 2, fds[1].revents != 0 { acceptClients() }
         }
         shutDownClients()
     }
