@@ -15,7 +15,6 @@ struct LocationSession: Sendable {
     func run(firstChannel: ByteChannel?) async {
         var channel = firstChannel
         var attempt = 0
-        var random = SystemRandomNumberGenerator()
         while !Task.isCancelled {
             let (opened, end) = await runOnce(preopened: channel)
             channel = nil
@@ -29,7 +28,7 @@ struct LocationSession: Sendable {
                 return
             }
             attempt = opened ? 1 : attempt + 1
-            let delay = policy.delay(forAttempt: attempt, using: &random)
+            let delay = policy.delay(forAttempt: attempt)
             await manager.noteProblem(reason)
             await manager.transition(
                 to: .reconnecting(
