@@ -1,4 +1,5 @@
 // The code quoted in README.md. Keep the two in step: the README copies these lines verbatim.
+import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
@@ -30,4 +31,30 @@ func surveyRunsOnTheOverride() async throws {
         try await surveyIfIdle()
     }
     #expect(await mock.isTaskDone)
+}
+
+// README: LocationManager
+@RegistryActor
+func firstPositions(_ count: Int) async throws -> [Fix] {
+    let location = appSingletons.locationManager
+    let updates = location.updates(bufferSize: 16)
+    try await location.start(.gpsd())  // 127.0.0.1:2947
+    var fixes: [Fix] = []
+    for await update in updates where update.fix.latitude != nil {
+        fixes.append(update.fix)
+        if fixes.count == count { break }
+    }
+    return fixes
+}
+
+let twoFixes = [
+    Fix(mode: .threeD, latitude: 48.1173, longitude: 11.5167),
+    Fix(mode: .threeD, latitude: 47.3769, longitude: 8.5417),
+]
+
+@Test func positionsComeFromTheScript() async throws {
+    let fixes = try await withSingletons({ $0.locationManager = ScriptedLocationManager(script: twoFixes) }) {
+        try await firstPositions(2)
+    }
+    #expect(fixes.map(\.latitude) == [48.1173, 47.3769])
 }

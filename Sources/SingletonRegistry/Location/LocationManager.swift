@@ -59,6 +59,7 @@ open class LocationManager: ManagedSingleton {
             transition(to: .connecting(source: source.description))
             do {
                 firstChannel = try await ChannelOpener.open(byteSource)
+                transition(to: .waitingForFix(source: source.description))
             } catch {
                 lastProblem = error.description
                 transition(to: .failed(source: source.description, message: error.description))

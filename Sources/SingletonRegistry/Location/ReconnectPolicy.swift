@@ -26,7 +26,19 @@ public struct ReconnectPolicy: Sendable, Hashable {
 
     /// The delay before retry number `attempt`, with jitter: between half the ceiling and the ceiling.
     public func delay(forAttempt attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+        delay(forAttempt: attempt, jitter: Double.random(in: 0...1, using: &generator))
+    }
+
+    /// The delay before retry number `attempt`, with jitter from the system's generator.
+    ///
+    /// The session uses this rather than an `inout SystemRandomNumberGenerator` of its own: that type has no size,
+    /// so every session's `inout` access lands on one shared address and ThreadSanitizer reports it as a race.
+    func delay(forAttempt attempt: Int) -> Duration {
+        delay(forAttempt: attempt, jitter: Double.random(in: 0...1))
+    }
+
+    private func delay(forAttempt attempt: Int, jitter: Double) -> Duration {
         let ceiling = ceiling(forAttempt: attempt)
-        return ceiling / 2 + (ceiling / 2) * Double.random(in: 0...1, using: &generator)
+        return ceiling / 2 + (ceiling / 2) * jitter
     }
 }

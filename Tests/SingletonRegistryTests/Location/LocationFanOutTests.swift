@@ -53,6 +53,44 @@ import Testing
     }
 
     @Test @RegistryActor
+    func aHundredSubscribersReadingALiveSourceAreNotHeldBackByOneThatDoesNotRead() async throws {
+        let bytes = try Fixtures.bytes("multignss-midnight.nmea")
+        let source = LocationSource.nmeaReplay(name: "fixture", bytes: bytes, pacing: .asFastAsPossible, loops: false)
+        let expected = try Fixtures.expectedFixes("multignss-midnight.nmea", device: source.description)
+        let manager = LocationManager()
+        let slow = manager.updates(bufferSize: 4)
+        // Each reader runs on the pool, concurrently with the source and the others.
+        let readers = (0..<100).map { _ in
+            let stream = manager.updates(bufferSize: expected.count)
+            return Task.detached { () -> (fixes: [Fix], dropped: Int) in
+                var fixes: [Fix] = []
+                var dropped = 0
+                for await update in stream {
+                    dropped += update.droppedBefore
+                    fixes.append(update.fix)
+                    if fixes.count == expected.count { break }
+                }
+                return (fixes, dropped)
+            }
+        }
+        try await manager.start(source)
+        // Every reader finishes while the slow subscriber has not taken a single fix.
+        for reader in readers {
+            let (fixes, dropped) = await reader.value
+            #expect(fixes == expected)
+            #expect(dropped == 0)
+        }
+        #expect(manager.fixCount == expected.count)
+        var iterator = slow.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        #expect(first.droppedBefore == expected.count - 4)
+        var rest: [Fix] = [first.fix]
+        for _ in 0..<3 { rest.append(try #require(await iterator.next()).fix) }
+        #expect(rest == Array(expected.suffix(4)))
+        await manager.stop()
+    }
+
+    @Test @RegistryActor
     func subscribersThatStopIteratingAreRemoved() async {
         let manager = LocationManager()
         let kept = manager.updates()

@@ -55,4 +55,31 @@ import Testing
         await manager.stop()
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times must increase across passes")
     }
+
+    @Test @RegistryActor
+    func aPacedReplayDeliversTheSameFixesAsAnUnpacedOne() async throws {
+        let path = Fixtures.path("multignss-midnight.nmea")
+        var runs: [[Fix]] = []
+        var elapsed: [Duration] = []
+        for pacing in [ReplayPacing.asFastAsPossible, .timestamps(speed: 50)] {
+            let manager = LocationManager()
+            var states = StateWatch(manager)
+            var fixes = FixReader(manager.updates(bufferSize: 10_000))
+            let start = ContinuousClock.now
+            try await manager.start(.nmeaFile(path: path, pacing: pacing))
+            // The file's end stops the source.
+            await states.next { $0.name == "waiting" }
+            await states.next { $0 == .idle }
+            elapsed.append(ContinuousClock.now - start)
+            await fixes.read(manager.fixCount)
+            #expect(fixes.dropped == 0)
+            runs.append(fixes.fixes)
+        }
+        #expect(runs[0].count > 10)
+        #expect(runs[0] == runs[1])
+        // Paced: the span of the fixes' times, fifty times faster.
+        let times = runs[1].compactMap(\.time?.millisecondsSince1970)
+        let span = Duration.milliseconds(try #require(times.last) - times[0])
+        #expect(elapsed[1] >= span / 50)
+    }
 }

@@ -5,15 +5,24 @@ enum ChannelOpener {
     static func open(_ source: ByteSource, connectTimeout: Duration = .seconds(5)) async throws(SourceError)
         -> ByteChannel
     {
+        // When the channel is ready before the task suspends, the continuation hands it over through the runtime's
+        // atomics, which ThreadSanitizer does not see (swiftlang/swift#57803), and it reports the channel's fields
+        // as raced. The semaphore, which it does see, orders the opening thread's writes before our reads; it never
+        // blocks, being signalled before the resume.
+        let handOff = DispatchSemaphore(value: 0)
         let result: Result<ByteChannel, SourceError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
+                let result: Result<ByteChannel, SourceError>
                 do throws(SourceError) {
-                    continuation.resume(returning: .success(try ByteChannel.open(source, connectTimeout: connectTimeout)))
+                    result = .success(try ByteChannel.open(source, connectTimeout: connectTimeout))
                 } catch {
-                    continuation.resume(returning: .failure(error))
+                    result = .failure(error)
                 }
+                handOff.signal()
+                continuation.resume(returning: result)
             }
         }
+        handOff.wait()
         return try result.get()
     }
 }

@@ -15,7 +15,6 @@ struct LocationSession: Sendable {
     func run(firstChannel: ByteChannel?) async {
         var channel = firstChannel
         var attempt = 0
-        var random = SystemRandomNumberGenerator()
         while !Task.isCancelled {
             let (opened, end) = await runOnce(preopened: channel)
             channel = nil
@@ -29,7 +28,7 @@ struct LocationSession: Sendable {
                 return
             }
             attempt = opened ? 1 : attempt + 1
-            let delay = policy.delay(forAttempt: attempt, using: &random)
+            let delay = policy.delay(forAttempt: attempt)
             await manager.noteProblem(reason)
             await manager.transition(
                 to: .reconnecting(
@@ -45,11 +44,11 @@ struct LocationSession: Sendable {
             return (true, await replay(bytes, pacing: pacing, loops: loops))
         }
         guard let byteSource = source.byteSource else { return (false, .failure("nothing to open")) }
-        await manager.transition(to: .connecting(source: source.description))
         let channel: ByteChannel
         if let preopened {
             channel = preopened
         } else {
+            await manager.transition(to: .connecting(source: source.description))
             do throws(SourceError) {
                 channel = try await ChannelOpener.open(byteSource)
             } catch {
@@ -72,11 +71,14 @@ struct LocationSession: Sendable {
     private func read(_ events: ByteReaderEvents) async -> SourceEnd {
         var decoder = StreamDecoder(for: source)
         var pacer = source.pacing.map { ReplayPacer(speed: $0) }
+        // The last problem of this connection since its last fix: a connection that ends after garbage names it.
+        var problem: String?
         for await event in events {
             switch event {
             case .data(let bytes):
                 do {
                     for output in try decoder.decode(bytes) {
+                        problem = output.problemAfter(problem)
                         try await deliver(output, pacer: &pacer)
                     }
                 } catch let error as GPSDProtocolError {
@@ -85,8 +87,11 @@ struct LocationSession: Sendable {
                     return .endOfData("stopped")
                 }
             case .finished(let end):
-                for output in decoder.finish() { try? await deliver(output, pacer: &pacer) }
-                return describe(end)
+                for output in decoder.finish() {
+                    problem = output.problemAfter(problem)
+                    try? await deliver(output, pacer: &pacer)
+                }
+                return describe(end, lastProblem: problem)
             }
         }
         return .endOfData("stopped")
@@ -135,18 +140,24 @@ struct LocationSession: Sendable {
             await manager.deliver(sky)
         case .problem(let message):
             await manager.noteProblem(message)
-        case .deviceGone(let path):
-            await manager.noteProblem("gpsd reports that \(path) is gone")
+        case .deviceGone:
+            await manager.noteProblem(output.problemAfter(nil))
             await manager.transition(to: .waitingForFix(source: source.description))
         }
     }
 
-    private func describe(_ end: ByteReaderEnd) -> SourceEnd {
-        switch end {
-        case .endOfFile: source.reconnects ? .failure("\(source.description) closed the connection") : .endOfData("end of \(source.description)")
-        case .hangUp: .failure("\(source.description) hung up (device gone)")
+    /// How a connection ended; a failure names the connection's last problem, which is usually the cause (a peer
+    /// that sent garbage and hung up, a line cut in half).
+    private func describe(_ end: ByteReaderEnd, lastProblem: String?) -> SourceEnd {
+        let after = lastProblem.map { "; last problem: \($0)" } ?? ""
+        return switch end {
+        case .endOfFile:
+            source.reconnects
+                ? .failure("\(source.description) closed the connection\(after)")
+                : .endOfData("end of \(source.description)")
+        case .hangUp: .failure("\(source.description) hung up (device gone)\(after)")
         case .stopped: .endOfData("stopped")
-        case .failed(let error): .failure(error.description)
+        case .failed(let error): .failure("\(error.description)\(after)")
         }
     }
 

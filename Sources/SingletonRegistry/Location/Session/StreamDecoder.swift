@@ -39,6 +39,8 @@ struct StreamDecoder: Sendable {
 
     private var nmea: NMEADecoder?
     private var gpsd: GPSDStreamDecoder?
+    /// gpsd only: the bytes received after the last line feed, i.e. the length of the line in progress.
+    private var unterminatedByteCount = 0
 
     init(for source: LocationSource) {
         if case .gpsd = source {
@@ -54,6 +56,11 @@ struct StreamDecoder: Sendable {
         if nmea != nil {
             nmea?.feed(bytes) { outputs.append(Output($0)) }
         } else if let events = try gpsd?.receive(bytes) {
+            if let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) {
+                unterminatedByteCount = bytes.count - lastNewline - 1
+            } else {
+                unterminatedByteCount += bytes.count
+            }
             for event in events {
                 switch event {
                 case .message(.tpv(let fix)): outputs.append(.fix(fix))
@@ -71,10 +78,33 @@ struct StreamDecoder: Sendable {
         return outputs
     }
 
-    /// Flushes what the decoder holds at the end of the stream (the last NMEA epoch).
+    /// Flushes what the decoder holds at the end of the stream: the last NMEA epoch, or for gpsd a report of the
+    /// line the connection cut short (gpsd ends every line, so a cut line is lost, never decoded).
     mutating func finish() -> [Output] {
         var outputs: [Output] = []
         nmea?.finish { outputs.append(Output($0)) }
+        if gpsd != nil, unterminatedByteCount > 0 {
+            let count = unterminatedByteCount
+            let limit = GPSDLineFramer.defaultMaximumLineLength
+            outputs.append(
+                .problem(
+                    count > limit
+                        ? "gpsd sent a line of \(count) bytes without an end, over the \(limit)-byte limit; dropped it"
+                        : "the connection ended in the middle of a line from gpsd (\(count) bytes); dropped it"))
+            unterminatedByteCount = 0
+        }
         return outputs
+    }
+}
+
+extension StreamDecoder.Output {
+    /// The connection's last problem once this output is delivered: a problem replaces it, a fix clears it.
+    func problemAfter(_ previous: String?) -> String? {
+        switch self {
+        case .problem(let message): message
+        case .deviceGone(let path): "gpsd reports that \(path) is gone"
+        case .fix: nil
+        case .sky: previous
+        }
     }
 }

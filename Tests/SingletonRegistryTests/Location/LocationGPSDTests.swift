@@ -1,0 +1,148 @@
+import Foundation
+import GNSSProtocol
+import Glibc
+import SingletonRegistry
+import Testing
+
+/// `LocationManager` reading a real gpsd (run by `gpsfake`): it delivers what gpsd's own client sees, and survives
+/// gpsd going away and coming back.
+@Suite(.timeLimit(.minutes(2))) struct LocationGPSDTests {
+    enum Log: String, CaseIterable, CustomTestStringConvertible {
+        case multignss = "multignss-midnight.nmea"
+        case legacyNoise = "legacy-gp-noise.nmea"
+        case ubloxLEA4H = "ublox-lea-4h.log"
+        case navika = "navika-100-fix.log"
+        case skytraq = "skytraq-fix.log"
+
+        var testDescription: String { rawValue }
+
+        /// The project's fixtures, or a shared sample (nil, with a message, when ../shared is absent).
+        var path: String? {
+            switch self {
+            case .multignss, .legacyNoise: Fixtures.path(rawValue)
+            case .ubloxLEA4H, .navika, .skytraq: LocationTesting.sharedSample(rawValue)
+            }
+        }
+    }
+
+    /// What the user compares: when and where.
+    struct TimeAndPosition: Hashable, CustomStringConvertible {
+        var time: Int64?
+        var latitude: Double?
+        var longitude: Double?
+
+        init(_ fix: Fix) {
+            time = fix.time?.millisecondsSince1970
+            latitude = fix.latitude
+            longitude = fix.longitude
+        }
+
+        var description: String {
+            "\(time.map(String.init) ?? "-") \(latitude ?? .nan),\(longitude ?? .nan)"
+        }
+    }
+
+    @Test(arguments: Log.allCases) @RegistryActor
+    func deliversEveryFixGpspipeSaw(log: Log) async throws {
+        guard let gpsfake = GPSDTools.find("gpsfake"), let gpspipe = GPSDTools.find("gpspipe") else {
+            GPSDTools.reportMissing()
+            return
+        }
+        guard let logPath = log.path else { return }
+        let port = try GPSDTools.freePort()
+        // -1 -p: one pass, then gpsfake sees the device go, stops its gpsd and exits, closing every client.
+        let fake = try ChildProcess(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
+        defer { fake.terminate() }
+
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var states = StateWatch(manager)
+        var fixes = FixReader(manager.updates(bufferSize: 100_000))
+        // gpsd is not listening yet: the manager retries until it answers. gpsfake starts feeding the log 1.4 s
+        // after its gpsd is up, so both clients below are watching before the first report.
+        try await manager.start(.gpsd(host: "127.0.0.1", port: port))
+        await states.next { $0.name == "waiting" }
+
+        // We are connected and our WATCH is on its way: start gpsd's own client on the same session.
+        let pipeOutput = GPSDTools.temporaryPath("gpspipe.json")
+        defer { unlink(pipeOutput) }
+        let pipe = try ChildProcess(gpspipe, ["-w", "-o", pipeOutput, "--seconds", "90", "127.0.0.1:\(port)"])
+        defer { pipe.terminate() }
+
+        let reason = try #require(await states.nextReconnectReason(), "the end of gpsd must make the manager reconnect")
+        #expect(reason.hasPrefix("gpsd 127.0.0.1:\(port) closed the connection"), "\(reason)")
+        await manager.stop()
+        await fixes.read(manager.fixCount - fixes.fixes.count)
+        await pipe.waitForExit()
+        await fake.waitForExit()
+        #expect(pipe.exitStatus == 0)
+        #expect(fixes.dropped == 0)
+
+        var framer = GPSDLineFramer()
+        let theirs = framer.append(Array(try Data(contentsOf: URL(fileURLWithPath: pipeOutput)))).compactMap {
+            output -> Fix? in
+            guard case .line(let line) = output, case .tpv(let fix) = try? GPSDMessage(line: line) else { return nil }
+            return fix
+        }
+        #expect(theirs.count(where: { $0.latitude != nil && $0.time != nil }) >= 3, "gpspipe saw too little")
+        // gpspipe joined after us, so it saw the same broadcast or its tail: we must have delivered all of it.
+        let ours = fixes.fixes.map(TimeAndPosition.init)
+        #expect(ours.count >= theirs.count)
+        #expect(Array(ours.suffix(theirs.count)) == theirs.map(TimeAndPosition.init))
+    }
+
+    @Test @RegistryActor
+    func gpsdKilledMidStreamThenRestartedResumesOnTheSameStreams() async throws {
+        guard let gpsfake = GPSDTools.find("gpsfake") else {
+            GPSDTools.reportMissing()
+            return
+        }
+        let port = try GPSDTools.freePort()
+        let arguments = [
+            "-1", "-q", "-P", String(port), "-c", "0.05", Fixtures.path("multignss-midnight.nmea"),
+        ]
+        let first = try ChildProcess(gpsfake, arguments)
+        defer { first.terminate() }
+
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var states = StateWatch(manager)
+        var streams = [
+            FixReader(manager.updates(bufferSize: 1_000)), FixReader(manager.updates(bufferSize: 1_000)),
+        ]
+        try await manager.start(.gpsd(host: "127.0.0.1", port: port))
+        // Read until a timed position arrived (gpsd's first reports of a log have none).
+        while !streams[0].fixes.contains(where: { $0.time != nil && $0.latitude != nil }) {
+            #expect(await streams[0].read(1).count == 1)
+        }
+        await streams[1].read(streams[0].fixes.count)
+        await states.next { $0.name == "waiting" }
+
+        // gpsfake's SIGTERM handler kills its gpsd.
+        first.terminate()
+        await first.waitForExit()
+        let reason = try #require(await states.nextReconnectReason())
+        #expect(reason.contains("gpsd 127.0.0.1:\(port)"), "\(reason)")
+        let beforeKill = manager.fixCount
+        for index in streams.indices {
+            await streams[index].read(beforeKill - streams[index].fixes.count)
+        }
+        let lastTimeBeforeKill = try #require(streams[0].fixes.compactMap(\.time).last)
+
+        let second = try ChildProcess(gpsfake, arguments)
+        defer { second.terminate() }
+        await states.next { $0.name == "waiting" }
+        for index in streams.indices {
+            let resumed = await streams[index].read(6)
+            #expect(resumed.count == 6)
+            // The new gpsd replays the log from its start, so its times go back.
+            let firstTime = try #require(resumed.compactMap(\.time).first)
+            #expect(firstTime <= lastTimeBeforeKill)
+            #expect(streams[index].dropped == 0)
+        }
+        #expect(streams[0].fixes == streams[1].fixes)
+        #expect(manager.source == .gpsd(host: "127.0.0.1", port: port))
+        await manager.stop()
+        #expect(manager.state == .idle)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GNSSProtocol
+import Glibc
+import SingletonRegistry
+import Testing
+
+/// A serial receiver, played by a pseudo-terminal behind a stable device path (`…/ttyUSB0`, a symlink as udev
+/// makes): fixes arrive at the baud rate, unplugging makes the manager reconnect, plugging back in resumes them.
+@Suite(.timeLimit(.minutes(1))) struct LocationSerialTests {
+    /// A receiver that can be unplugged and plugged in again at the same path.
+    final class Receiver {
+        let path: String
+        private let directory: String
+        private(set) var pty: PseudoTerminal?
+
+        init() throws {
+            directory = GPSDTools.temporaryPath("serial")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            path = directory + "/ttyUSB0"
+            try plugIn()
+        }
+
+        /// A new pseudo-terminal appears behind `path`.
+        func plugIn() throws {
+            let pty = try PseudoTerminal()
+            let temporary = path + ".new"
+            unlink(temporary)
+            try #require(symlink(pty.slavePath, temporary) == 0)
+            try #require(rename(temporary, path) == 0)
+            self.pty = pty
+        }
+
+        /// The path disappears and the receiver's end closes, as when the USB cable is pulled.
+        func unplug() {
+            unlink(path)
+            pty?.closeMaster()
+            pty = nil
+        }
+
+        deinit {
+            unplug()
+            rmdir(directory)
+        }
+    }
+
+    @Test @RegistryActor
+    func fixesArriveAndResumeOnTheSameStreamAfterReplugging() async throws {
+        let baud = 38_400
+        let receiver = try Receiver()
+        let source = LocationSource.nmeaSerial(path: receiver.path, baud: baud)
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var states = StateWatch(manager)
+        var fixes = FixReader(manager.updates(bufferSize: 1_000))
+        // Serial devices are opened (and their stale input flushed) before start returns.
+        try await manager.start(source)
+        #expect(manager.state == .waitingForFix(source: "NMEA \(receiver.path) @ 38400"))
+
+        var expected: [Fix] = []
+        for (pass, firstSecond) in [0, 100].enumerated() {
+            let bytes = LocationTesting.epochs(from: firstSecond, count: 12)
+            let (whileFeeding, all) = LocationTesting.fixes(of: bytes, device: source.description)
+            try await LocationTesting.writePaced(try #require(receiver.pty?.master), bytes, baud: baud)
+            // The receiver wrote everything; the fixes it completes arrive.
+            await fixes.read(whileFeeding.count)
+
+            receiver.unplug()
+            let reason = try #require(await states.nextReconnectReason())
+            #expect(reason == "NMEA \(receiver.path) @ 38400 hung up (device gone)", "pass \(pass)")
+            // The kernel may discard what the receiver wrote last when it goes; the epoch still held is flushed.
+            let flushed = await fixes.read(manager.fixCount - fixes.fixes.count)
+            #expect(flushed.count <= all.count - whileFeeding.count)
+            expected += whileFeeding + all.dropFirst(whileFeeding.count).prefix(flushed.count)
+
+            // While unplugged the path is missing, and the state says so.
+            let missing = try #require(await states.nextReconnectReason())
+            #expect(missing == "cannot open \(receiver.path): No such file or directory")
+            try receiver.plugIn()
+            await states.next { $0.name == "waiting" }
+        }
+        #expect(fixes.fixes == expected)
+        #expect(fixes.dropped == 0)
+        #expect(expected.count >= 20)
+        await manager.stop()
+    }
+}

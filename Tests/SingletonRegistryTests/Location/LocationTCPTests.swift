@@ -1,0 +1,62 @@
+import GNSSProtocol
+import Glibc
+import SingletonRegistry
+import Synchronization
+import Testing
+
+/// NMEA served over TCP (a phone app, a boat's network): every fix arrives, the server vanishing makes the manager
+/// reconnect, and when it comes back the fixes resume on the same stream.
+@Suite(.timeLimit(.minutes(1))) struct LocationTCPTests {
+    @Test @RegistryActor
+    func fixesResumeOnTheSameStreamWhenTheServerComesBack() async throws {
+        let passes = [
+            LocationTesting.epochs(from: 0, count: 15), LocationTesting.epochs(from: 500, count: 15),
+        ]
+        var peer = try Self.serve(passes[0])
+        let port = peer.port
+        let source = LocationSource.nmeaTCP(host: "127.0.0.1", port: port)
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var states = StateWatch(manager)
+        var fixes = FixReader(manager.updates(bufferSize: 1_000))
+        try await manager.start(source)
+
+        var expected: [Fix] = []
+        for (index, bytes) in passes.enumerated() {
+            // The peer sends its stream and closes; nothing is lost, and the last epoch is flushed at the end.
+            let all = LocationTesting.fixes(of: bytes, device: source.description).all
+            expected += all
+            #expect(await fixes.read(all.count) == all, "pass \(index)")
+            let reason = try #require(await states.nextReconnectReason())
+            #expect(reason == "NMEA tcp 127.0.0.1:\(port) closed the connection")
+            // The server vanishes: connecting is refused, and the state says so.
+            peer.close()
+            // (Until it is closed, the listener accepts reconnections and closes them at once.)
+            let refused = await states.next {
+                if case .reconnecting(_, _, let reason, _) = $0 {
+                    reason.contains("refused")
+                } else {
+                    false
+                }
+            }
+            #expect(
+                refused?.description.hasSuffix("cannot connect to 127.0.0.1:\(port): Connection refused")
+                    == true)
+            if index + 1 < passes.count { peer = try Self.serve(passes[index + 1], port: port) }
+        }
+        #expect(fixes.fixes == expected)
+        #expect(fixes.dropped == 0)
+        await manager.stop()
+    }
+
+    /// A server on `port` that sends `bytes` to its first client and closes; later clients get nothing.
+    static func serve(_ bytes: [UInt8], port: UInt16 = 0) throws -> LoopbackPeer {
+        let served = ObservedMutex(false)
+        return try LoopbackPeer(port: port) { connection in
+            guard !served.withLock({ $0 }) else { return }
+            served.withLock { $0 = true }
+            try? LocationTesting.writeAll(connection, bytes)
+            LoopbackPeer.finish(connection)
+        }
+    }
+}
