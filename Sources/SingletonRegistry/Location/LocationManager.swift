@@ -40,6 +40,8 @@ open class LocationManager: ManagedSingleton {
     @ObservationIgnored private let states = Broadcaster<LocationState>()
     @ObservationIgnored private var session: Task<Void, Never>?
     @ObservationIgnored private var staleWatch: Task<Void, Never>?
+    /// Whether a staleness timer is pending (only while the state is fixed).
+    var isWatchingForStaleness: Bool { staleWatch != nil }
     @ObservationIgnored private var lastFixInstant: ContinuousClock.Instant?
 
     /// Creates a manager with no source.
@@ -69,7 +71,6 @@ open class LocationManager: ManagedSingleton {
         }
         let session = LocationSession(source: source, manager: self, policy: reconnectPolicy)
         self.session = Task { [firstChannel] in await session.run(firstChannel: firstChannel) }
-        staleWatch = Task { await self.watchForStaleness() }
     }
 
     /// Stops the source and waits until it is closed; subscribers keep their streams.
@@ -108,6 +109,7 @@ open class LocationManager: ManagedSingleton {
         lastFixInstant = .now
         let name = source?.description ?? "scripted source"
         transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
+        if staleWatch == nil, case .fixed = state { staleWatch = Task { await self.watchForStaleness() } }
         if lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
     }
@@ -146,15 +148,20 @@ open class LocationManager: ManagedSingleton {
         await stop()
     }
 
-    /// Turns a fixed state stale when no fix came for ``staleAfter``; sleeps between checks, never polls.
+    /// Turns a fixed state stale when no fix came for ``staleAfter``.
+    ///
+    /// Runs only while the state is fixed: it sleeps until the last fix is ``staleAfter`` old, goes on sleeping if a
+    /// newer fix came meanwhile, and ends once the state is stale or no longer fixed; the next fix starts it again.
+    /// An idle manager therefore has no timer at all.
     private func watchForStaleness() async {
-        while !Task.isCancelled {
-            let deadline = (lastFixInstant ?? .now) + staleAfter
-            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-            guard case .fixed(let name) = state, let last = lastFixInstant, last + staleAfter <= .now else {
-                continue
+        defer { if !Task.isCancelled { staleWatch = nil } }
+        while case .fixed(let name) = state, let last = lastFixInstant {
+            let deadline = last + staleAfter
+            if deadline <= .now {
+                transition(to: .stale(source: name))
+                return
             }
-            transition(to: .stale(source: name))
+            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
         }
     }
 }
