@@ -8,7 +8,7 @@ enum Cases {}
 /// To add a case: write `Cases/<Name>.swift` with `extension Cases { static let <name> = BenchmarkCase(...) }`
 /// and add `Cases.<name>` to `all`.
 enum CaseCatalog {
-    /// The suite, cheapest first.
+    /// The suite: the toolchain cases cheapest first, then the registry, protocol and location cases.
     static let all: [BenchmarkCase] = [
         Cases.clockNow,
         Cases.callBaseline,
@@ -25,6 +25,14 @@ enum CaseCatalog {
         Cases.executorDedicatedThreadSpinning,
         Cases.asyncStreamHandoff,
         Cases.mainActorRoundTrip,
+        Cases.registryRead,
+        Cases.registryReadOverridden,
+        Cases.registryHop,
+        Cases.gpsdParseTPV,
+        Cases.nmeaParse,
+        Cases.observationIsTaskDone,
+        Cases.observationIsTaskDoneStream,
+        Cases.locationFixDelivery,
     ]
 
     /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.
@@ -32,6 +40,12 @@ enum CaseCatalog {
         RatioCheck(
             "registry.read <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read"],
+            denominator: ["same-actor.call", "tasklocal.read"],
+            limit: 2
+        ),
+        RatioCheck(
+            "registry.read.overridden <= 2 x (same-actor.call + tasklocal.read)",
+            numerator: ["registry.read.overridden"],
             denominator: ["same-actor.call", "tasklocal.read"],
             limit: 2
         ),
