@@ -33,6 +33,7 @@ enum CaseCatalog {
         Cases.observationIsTaskDone,
         Cases.observationIsTaskDoneStream,
         Cases.locationFixDelivery,
+        Cases.locationDeliverNoSubscriber,
     ]
 
     /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.
@@ -66,5 +67,10 @@ enum CaseCatalog {
             denominator: ["executor.default"]
         ),
         RatioCheck("mainactor.roundtrip / actor.call", numerator: ["mainactor.roundtrip"], denominator: ["actor.call"]),
+        RatioCheck(
+            "location.deliver.noSubscriber / registry.hop",
+            numerator: ["location.deliver.noSubscriber"],
+            denominator: ["registry.hop"]
+        ),
     ]
 }

@@ -2,7 +2,8 @@ import GNSSProtocol
 import HopBenchCore
 import SingletonRegistry
 
-/// The fix the delivery case sends: a typical 3D fix of a receiver named by its device path.
+/// The fix the delivery cases send, its time advanced one second per operation as a receiver's would be (an
+/// unchanged fix would make `@Observable`'s equality check of `lastFix` compare every field).
 let sampleFix = Fix(
     mode: .threeD, time: GNSSTime(millisecondsSince1970: 1_774_494_916_000), latitude: 49.1261335,
     longitude: -122.710178833, altitudeHAE: 82.4, altitudeMSL: 99.1, geoidSeparation: -16.7, speed: 0.043,
@@ -34,12 +35,33 @@ extension Cases {
             }
             return durations
         }
-        let fix = identity(sampleFix)
+        var fix = identity(sampleFix)
         for _ in 0..<operations {
+            fix.time?.millisecondsSince1970 += 1_000
             sentAt.value.store(MonotonicClock.now(), ordering: .releasing)
             await manager.deliver(fix)
             await received.wait()
         }
         return await subscriber.value
+    }
+}
+
+extension Cases {
+    /// `location.fixDelivery` without the subscriber: the hop and `deliver`'s own work (observable stores, state
+    /// check, fan-out with nobody to wake), batched. What `location.fixDelivery` costs beyond it is the wake-up.
+    static let locationDeliverNoSubscriber = BenchmarkCase(
+        batched: "location.deliver.noSubscriber",
+        summary: "pool task: await manager.deliver(fix) with no subscriber (hop + deliver's own work)"
+    ) { operations in
+        let manager = identity(LocationManager())
+        var fix = identity(sampleFix)
+        let start = MonotonicClock.now()
+        for _ in 0..<operations {
+            fix.time?.millisecondsSince1970 += 1_000
+            await manager.deliver(fix)
+        }
+        let end = MonotonicClock.now()
+        blackHole(await manager.fixCount)
+        return end &- start
     }
 }
