@@ -9,32 +9,33 @@ enum Cases {}
 /// and add `Cases.<name>` to `all`.
 enum CaseCatalog {
     /// The suite: the toolchain cases cheapest first, then the registry, protocol and location cases.
-    static let all: [BenchmarkCase] = [
-        Cases.clockNow,
-        Cases.callBaseline,
-        Cases.sameActorCall,
-        Cases.taskLocalRead,
-        Cases.mutexWithLock,
-        Cases.nonsendingCall,
-        Cases.actorCall,
-        Cases.concurrentCall,
-        Cases.actorPingPong,
-        Cases.dispatchSync,
-        Cases.executorDefault,
-        Cases.executorDedicatedThread,
-        Cases.executorDedicatedThreadSpinning,
-        Cases.asyncStreamHandoff,
-        Cases.mainActorRoundTrip,
-        Cases.registryRead,
-        Cases.registryReadOverridden,
-        Cases.registryHop,
-        Cases.gpsdParseTPV,
-        Cases.nmeaParse,
-        Cases.observationIsTaskDone,
-        Cases.observationIsTaskDoneStream,
-        Cases.locationFixDelivery,
-        Cases.locationDeliverNoSubscriber,
-    ]
+    static let all: [BenchmarkCase] =
+        [
+            Cases.clockNow,
+            Cases.callBaseline,
+            Cases.sameActorCall,
+            Cases.taskLocalRead,
+            Cases.mutexWithLock,
+            Cases.nonsendingCall,
+            Cases.actorCall,
+            Cases.concurrentCall,
+            Cases.actorPingPong,
+            Cases.dispatchSync,
+            Cases.executorDefault,
+            Cases.executorDedicatedThread,
+            Cases.executorDedicatedThreadSpinning,
+            Cases.asyncStreamHandoff,
+            Cases.mainActorRoundTrip,
+            Cases.registryRead,
+            Cases.registryReadOverridden,
+            Cases.registryHop,
+            Cases.gpsdParseTPV,
+            Cases.nmeaParse,
+            Cases.observationIsTaskDone,
+            Cases.observationIsTaskDoneStream,
+            Cases.locationFixDelivery,
+            Cases.locationDeliverNoSubscriber,
+        ] + (NMEASamples.parseCase.map { [$0] } ?? [])
 
     /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.
     static let ratios: [RatioCheck] = [
