@@ -8,30 +8,46 @@ enum Cases {}
 /// To add a case: write `Cases/<Name>.swift` with `extension Cases { static let <name> = BenchmarkCase(...) }`
 /// and add `Cases.<name>` to `all`.
 enum CaseCatalog {
-    /// The suite, cheapest first.
-    static let all: [BenchmarkCase] = [
-        Cases.clockNow,
-        Cases.callBaseline,
-        Cases.sameActorCall,
-        Cases.taskLocalRead,
-        Cases.mutexWithLock,
-        Cases.nonsendingCall,
-        Cases.actorCall,
-        Cases.concurrentCall,
-        Cases.actorPingPong,
-        Cases.dispatchSync,
-        Cases.executorDefault,
-        Cases.executorDedicatedThread,
-        Cases.executorDedicatedThreadSpinning,
-        Cases.asyncStreamHandoff,
-        Cases.mainActorRoundTrip,
-    ]
+    /// The suite: the toolchain cases cheapest first, then the registry, protocol and location cases.
+    static let all: [BenchmarkCase] =
+        [
+            Cases.clockNow,
+            Cases.callBaseline,
+            Cases.sameActorCall,
+            Cases.taskLocalRead,
+            Cases.mutexWithLock,
+            Cases.nonsendingCall,
+            Cases.actorCall,
+            Cases.concurrentCall,
+            Cases.actorPingPong,
+            Cases.dispatchSync,
+            Cases.executorDefault,
+            Cases.executorDedicatedThread,
+            Cases.executorDedicatedThreadSpinning,
+            Cases.asyncStreamHandoff,
+            Cases.mainActorRoundTrip,
+            Cases.registryRead,
+            Cases.registryReadOverridden,
+            Cases.registryHop,
+            Cases.gpsdParseTPV,
+            Cases.nmeaParse,
+            Cases.observationIsTaskDone,
+            Cases.observationIsTaskDoneStream,
+            Cases.locationFixDelivery,
+            Cases.locationDeliverNoSubscriber,
+        ] + (NMEASamples.parseCase.map { [$0] } ?? [])
 
     /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.
     static let ratios: [RatioCheck] = [
         RatioCheck(
             "registry.read <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read"],
+            denominator: ["same-actor.call", "tasklocal.read"],
+            limit: 2
+        ),
+        RatioCheck(
+            "registry.read.overridden <= 2 x (same-actor.call + tasklocal.read)",
+            numerator: ["registry.read.overridden"],
             denominator: ["same-actor.call", "tasklocal.read"],
             limit: 2
         ),
@@ -52,5 +68,10 @@ enum CaseCatalog {
             denominator: ["executor.default"]
         ),
         RatioCheck("mainactor.roundtrip / actor.call", numerator: ["mainactor.roundtrip"], denominator: ["actor.call"]),
+        RatioCheck(
+            "location.deliver.noSubscriber / registry.hop",
+            numerator: ["location.deliver.noSubscriber"],
+            denominator: ["registry.hop"]
+        ),
     ]
 }

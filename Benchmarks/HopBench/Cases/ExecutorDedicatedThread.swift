@@ -1,6 +1,8 @@
 import HopBenchCore
 
-/// `CounterActor`'s twin whose jobs run on a `DedicatedThreadExecutor`.
+/// An actor shaped like the registry's (one serial domain with a little state) whose jobs run on a
+/// `DedicatedThreadExecutor`: what moving `RegistryActor` onto a thread of its own would cost. `RegistryActor`
+/// itself stays on the default executor.
 actor DedicatedThreadCounter {
     private let executor: DedicatedThreadExecutor
     private var total = 0
@@ -53,10 +55,11 @@ extension Cases {
         return await timeEachAdd({ await counter.add($0) }, operations: operations)
     }
 
-    /// An actor whose executor is its own thread: every call wakes that thread and then the caller's.
+    /// An actor shaped like the registry's on a dedicated-thread `SerialExecutor`, against `executor.default`:
+    /// every call wakes that thread and then the caller's.
     static let executorDedicatedThread = BenchmarkCase(
         perOperation: "executor.dedicatedThread",
-        summary: "cooperative task -> actor on a custom SerialExecutor (own thread, parks when idle) -> back"
+        summary: "an actor shaped like the registry's on a dedicated-thread SerialExecutor vs the default executor"
     ) { operations in
         let counter = identity(DedicatedThreadCounter.parking)
         return await timeEachAdd({ await counter.add($0) }, operations: operations)

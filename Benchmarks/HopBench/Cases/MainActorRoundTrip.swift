@@ -1,13 +1,12 @@
 import HopBenchCore
+import SingletonRegistry
 
 extension Cases {
-    /// The main actor calling into a global actor and resuming: on Linux each leg may wake a parked thread.
-    ///
-    /// Switch to the registry by replacing `BenchGlobalActor.self` with `RegistryActor.self`.
+    /// The main actor calling into the registry's actor and resuming: on Linux each leg may wake a parked thread.
     static let mainActorRoundTrip = BenchmarkCase(
         perOperation: "mainactor.roundtrip",
-        summary: "main actor -> global actor (stand-in) -> main actor, timed one by one"
+        summary: "main actor -> RegistryActor -> main actor, timed one by one"
     ) { operations in
-        await GlobalActorHop.fromMainActor(to: BenchGlobalActor.self, operations: operations)
+        await GlobalActorHop.fromMainActor(to: RegistryActor.self, operations: operations)
     }
 }

@@ -1,0 +1,67 @@
+import GNSSProtocol
+import HopBenchCore
+import SingletonRegistry
+
+/// The fix the delivery cases send, its time advanced one second per operation as a receiver's would be (an
+/// unchanged fix would make `@Observable`'s equality check of `lastFix` compare every field).
+let sampleFix = Fix(
+    mode: .threeD, time: GNSSTime(millisecondsSince1970: 1_774_494_916_000), latitude: 49.1261335,
+    longitude: -122.710178833, altitudeHAE: 82.4, altitudeMSL: 99.1, geoidSeparation: -16.7, speed: 0.043,
+    track: 39.14, climb: 0.094, device: "/dev/ttyUSB0")
+
+extension Cases {
+    /// A fix decoded off the actor reaching a subscriber of `LocationManager.updates()`.
+    ///
+    /// A cooperative-pool task stamps the clock and calls `await manager.deliver(fix)` (the session's one hop per
+    /// fix); a subscriber task parked in `updates()` receives the fix and subtracts the stamp. The producer waits
+    /// for the subscriber's acknowledgement before the next fix, so the subscriber is parked each time, as a
+    /// subscriber of a 1–10 Hz receiver is.
+    static let locationFixDelivery = BenchmarkCase(
+        perOperation: "location.fixDelivery",
+        summary: "pool task: await manager.deliver(fix) -> updates() subscriber receives (one way)"
+    ) { operations in
+        let manager = identity(LocationManager())
+        let sentAt = StampCell()
+        let received = Baton()
+        let updates = await manager.updates()
+        let subscriber = Task {
+            var durations: [UInt64] = []
+            durations.reserveCapacity(operations)
+            for await update in updates {
+                durations.append(MonotonicClock.now() &- sentAt.value.load(ordering: .acquiring))
+                blackHole(update.droppedBefore)
+                received.signal()
+                if durations.count == operations { break }
+            }
+            return durations
+        }
+        var fix = identity(sampleFix)
+        for _ in 0..<operations {
+            fix.time?.millisecondsSince1970 += 1_000
+            sentAt.value.store(MonotonicClock.now(), ordering: .releasing)
+            await manager.deliver(fix)
+            await received.wait()
+        }
+        return await subscriber.value
+    }
+}
+
+extension Cases {
+    /// `location.fixDelivery` without the subscriber: the hop and `deliver`'s own work (observable stores, state
+    /// check, fan-out with nobody to wake), batched. What `location.fixDelivery` costs beyond it is the wake-up.
+    static let locationDeliverNoSubscriber = BenchmarkCase(
+        batched: "location.deliver.noSubscriber",
+        summary: "pool task: await manager.deliver(fix) with no subscriber (hop + deliver's own work)"
+    ) { operations in
+        let manager = identity(LocationManager())
+        var fix = identity(sampleFix)
+        let start = MonotonicClock.now()
+        for _ in 0..<operations {
+            fix.time?.millisecondsSince1970 += 1_000
+            await manager.deliver(fix)
+        }
+        let end = MonotonicClock.now()
+        blackHole(await manager.fixCount)
+        return end &- start
+    }
+}
