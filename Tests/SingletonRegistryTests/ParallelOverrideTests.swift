@@ -94,3 +94,18 @@ import Testing
         }
     }
 }
+
+/// A scope's replacements end with the scope, also for a task that outlives it.
+@Suite struct ScopeLifetimeTests {
+    @Test func aTaskThatOutlivesItsScopeSeesTheProcessWideManagers() async {
+        let (release, go) = AsyncStream.makeStream(of: Void.self)
+        let straggler = await withSingletons({ $0.longTaskManager = LongTaskManagerMock(tag: 77) }) {
+            Task {
+                for await _ in release { break }
+                return await ParallelOverrideTests.tagOfSharedManager()
+            }
+        }
+        go.yield()
+        #expect(await straggler.value != 77)
+    }
+}

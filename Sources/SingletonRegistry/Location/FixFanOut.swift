@@ -27,12 +27,21 @@ final class FixFanOut: Sendable {
         return subscription
     }
 
-    /// Offers `fix` to every live subscriber.
+    /// Offers `fix` to every live subscriber, forgetting those that went away.
+    ///
+    /// Offering under the fan-out's lock is safe: `offer` takes only the subscription's own lock and resumes a
+    /// waiting subscriber without running it, so nothing can call back into the fan-out meanwhile.
     func send(_ fix: Fix) {
-        let live: [FixSubscription] = entries.withLock { entries in
-            entries.removeAll { $0.subscription == nil }
-            return entries.compactMap(\.subscription)
+        entries.withLock { entries in
+            var lost = false
+            for entry in entries {
+                if let subscription = entry.subscription {
+                    subscription.offer(fix)
+                } else {
+                    lost = true
+                }
+            }
+            if lost { entries.removeAll { $0.subscription == nil } }
         }
-        for subscription in live { subscription.offer(fix) }
     }
 }

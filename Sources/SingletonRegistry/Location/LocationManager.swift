@@ -107,8 +107,12 @@ open class LocationManager: ManagedSingleton {
         lastFix = fix
         fixCount += 1
         lastFixInstant = .now
-        let name = source?.description ?? "scripted source"
-        transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
+        // The common case, another fix while fixed, leaves the state alone without building a new one to compare.
+        let staysFixed = if case .fixed = state { fix.mode.hasPosition } else { false }
+        if !staysFixed {
+            let name = source?.description ?? "scripted source"
+            transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
+        }
         if staleWatch == nil, case .fixed = state { staleWatch = Task { await self.watchForStaleness() } }
         if lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)

@@ -17,6 +17,8 @@ public final class SingletonScope {
 
     /// The container this scope's task tree sees.
     let singletons: AppSingletons
+    /// Whether the scope is still active; its replacements apply only until it exits.
+    private(set) var isActive = false
     /// The managers this scope replaced.
     public private(set) var replaced: [SingletonKey] = []
     /// The escaped reads recorded while the scope was active, oldest first (at most ``maxEscapesKept``).
@@ -41,6 +43,7 @@ public final class SingletonScope {
         scope.replaced = SingletonKey.allCases.filter { key in
             scope.singletons.manager(for: key) !== parent.manager(for: key)
         }
+        scope.isActive = true
         active[ObjectIdentifier(scope)] = scope
         activeCount = active.count
         return scope
@@ -48,6 +51,7 @@ public final class SingletonScope {
 
     /// Deactivates the scope, then shuts down the managers it replaced, awaiting them.
     func exit() async {
+        isActive = false
         Self.active[ObjectIdentifier(self)] = nil
         Self.activeCount = Self.active.count
         for key in replaced.reversed() {
