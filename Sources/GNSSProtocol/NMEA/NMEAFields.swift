@@ -192,7 +192,10 @@ struct NMEAFields {
                 let d = UInt64(c &- 48)
                 guard d <= 9 else { return nil }
                 sawDigit = true
-                if significant < 18 {
+                // At most 18 significant digits, and at most 18 after the point (leading zeros of a fraction are
+                // not significant, so `0.000…01` would otherwise run past `powersOfTen`); later digits are below
+                // a Double's precision and are only checked.
+                if significant < 18, !sawPoint || fractionDigits < 18 {
                     if mantissa != 0 || d != 0 { significant += 1 }
                     mantissa = mantissa * 10 + d
                     if sawPoint { fractionDigits += 1 }
