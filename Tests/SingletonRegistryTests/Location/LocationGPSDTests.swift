@@ -145,4 +145,61 @@ import Testing
         await manager.stop()
         #expect(manager.state == .idle)
     }
+
+    @Test @RegistryActor
+    func tenSubscribersSurviveRepeatedRestartsAndNothingGrows() async throws {
+        guard let gpsfake = GPSDTools.find("gpsfake") else {
+            GPSDTools.reportMissing()
+            return
+        }
+        let port = try GPSDTools.freePort()
+        let arguments = [
+            "-1", "-q", "-P", String(port), "-c", "0.02", Fixtures.path("multignss-midnight.nmea"),
+        ]
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var states = StateWatch(manager)
+        var streams = (0..<10).map { _ in FixReader(manager.updates(bufferSize: 1_000)) }
+        try await manager.start(.gpsd(host: "127.0.0.1", port: port))
+
+        var descriptorCounts: [Int] = []
+        for round in 1...4 {
+            let fake = try ChildProcess(gpsfake, arguments)
+            defer { fake.terminate() }
+            // Every subscriber gets fixes from this gpsd: what they had from the last one was read below.
+            for index in streams.indices {
+                #expect(await streams[index].read(3).count == 3, "round \(round), subscriber \(index)")
+            }
+            #expect(manager.subscriberCount == 10)
+            let connected = try LocationTesting.socketsConnected(toPort: port)
+            #expect(connected == 1, "round \(round): \(connected)")
+            descriptorCounts.append(try LocationTesting.openDescriptorCount())
+
+            // gpsfake's SIGTERM handler kills its gpsd.
+            fake.terminate()
+            await fake.waitForExit()
+            // The loss of this connection (not one of the refused connects while gpsd was starting).
+            await states.next {
+                guard case .reconnecting(_, _, let reason, _) = $0 else { return false }
+                return !reason.hasPrefix("cannot connect")
+            }
+            // The connection is over, so everything it brought has been delivered: read it all.
+            let delivered = manager.fixCount
+            for index in streams.indices {
+                await streams[index].read(delivered - streams[index].fixes.count)
+                #expect(streams[index].fixes.count == delivered, "round \(round), subscriber \(index)")
+                #expect(streams[index].dropped == 0)
+            }
+        }
+        #expect(manager.subscriberCount == 10)
+        #expect(try LocationTesting.socketsConnected(toPort: port) == 0)
+        // Other tests open and close descriptors meanwhile: the slack absorbs them, not a leak per reconnection.
+        let first = try #require(descriptorCounts.first)
+        let last = try #require(descriptorCounts.last)
+        #expect(last <= first + 6, "\(descriptorCounts)")
+        #expect(streams.allSatisfy { $0.fixes.map(\.time) == streams[0].fixes.map(\.time) })
+        await manager.stop()
+        #expect(manager.state == .idle)
+        #expect(try LocationTesting.socketsConnected(toPort: port) == 0)
+    }
 }
