@@ -341,15 +341,17 @@ public final class ControlServer: Sendable {
                 }
                 return
             }
-            let accepted = state.withLock { state -> Int? in
+            // A flood of refused clients must not flood the log (nor block this thread on a slow log): the first
+            // refusal is logged, and their number once a place is free again (see `reportRefusals`).
+            let (accepted, firstRefusal) = state.withLock { state -> (Int?, Bool) in
                 guard state.clients.count < limits.maximumClients else {
                     state.refusedSinceLog += 1
-                    return nil
+                    return (nil, state.refusedSinceLog == 1)
                 }
                 let id = state.nextID
                 state.nextID += 1
                 state.clients[id] = Client(fd: fd)
-                return id
+                return (id, false)
             }
             if let id = accepted {
                 logger.debug("control: client \(id) connected")
@@ -359,11 +361,10 @@ public final class ControlServer: Sendable {
                     Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                 }
                 close(fd)
-                let refused = state.withLock { state -> Int in
-                    defer { state.refusedSinceLog = 0 }
-                    return state.refusedSinceLog
+                if firstRefusal {
+                    logger.warning(
+                        "control: \(limits.maximumClients) clients connected; refusing new ones until one leaves")
                 }
-                logger.warning("control: refused \(refused) client(s): \(limits.maximumClients) already connected")
             }
         }
     }
@@ -436,6 +437,7 @@ public final class ControlServer: Sendable {
     private func dispatchAndReap() {
         var requests: [(Int, ControlRequest)] = []
         var closed: [(Int, Int32, String)] = []
+        var refused = 0
         let handler = state.withLock { state -> Handler? in
             for id in Array(state.clients.keys) {
                 var client = state.clients[id]!
@@ -469,8 +471,13 @@ public final class ControlServer: Sendable {
                 }
             }
             for (id, _, _) in closed { state.clients[id] = nil }
+            if state.refusedSinceLog > 0, state.clients.count < limits.maximumClients {
+                refused = state.refusedSinceLog
+                state.refusedSinceLog = 0
+            }
             return state.handler
         }
+        reportRefusals(refused)
         for (id, fd, reason) in closed {
             close(fd)
             if reason.isEmpty {
@@ -490,21 +497,29 @@ public final class ControlServer: Sendable {
         }
     }
 
+    private func reportRefusals(_ count: Int) {
+        guard count > 0 else { return }
+        logger.notice(
+            "control: refused \(count) client(s) while \(limits.maximumClients) were connected; taking new ones again")
+    }
+
     private func requestFinished(_ id: Int) {
         state.withLock { state in state.clients[id]?.busy = false }
         wake()
     }
 
     private func shutDownClients() {
-        let (clients, waiters) = state.withLock { state in
+        let (clients, waiters, refused) = state.withLock { state in
             for id in Array(state.clients.keys) { flush(&state.clients[id]!) }
             defer {
                 state.clients = [:]
                 state.finished = true
                 state.finishWaiters = []
+                state.refusedSinceLog = 0
             }
-            return (Array(state.clients.values), state.finishWaiters)
+            return (Array(state.clients.values), state.finishWaiters, state.refusedSinceLog)
         }
+        reportRefusals(refused)
         for client in clients { close(client.fd) }
         close(listenFD)
         removeSocketFile()

@@ -1,5 +1,5 @@
-import SingletonRegistry
 import Foundation
+import SingletonRegistry
 import Synchronization
 
 /// A child process started with `posix_spawn` in a process group of its own, with no signal blocked.
@@ -19,6 +19,10 @@ final class ChildProcess: Sendable {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
         guard pipe(&out) == 0, pipe(&err) == 0 else { throw POSIXError(.EMFILE) }
+        // Close-on-exec, so that a child another test spawns later does not inherit these ends and keep the pipes
+        // open (the dup2 in the file actions gives this child its own copies without the flag). Glibc's `pipe2`,
+        // which would close the short window before this, is not visible to Swift.
+        for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var info = stat()
         fstat(err[1], &info)
         let identity = "\(info.st_dev):\(info.st_ino)"

@@ -34,6 +34,8 @@ final class DaemonProcess: Sendable {
         child = try ChildProcess(binary, arguments, environment: env)
     }
 
+    /// The daemon's process ID.
+    var pid: pid_t { child.pid }
     var stdout: LineReader { child.stdout }
     var stderr: LineReader { child.stderr }
 

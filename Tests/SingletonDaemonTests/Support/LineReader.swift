@@ -12,6 +12,14 @@ final class LineReader: Sendable {
         self.fd = fd
     }
 
+    /// Closes the read end, so that the writer's next write fails with EPIPE; reads end.
+    func close() {
+        state.withLock { $0.ended = true }
+        if !closed.exchange(true, ordering: .relaxed) { _ = Foundation.close(fd) }
+    }
+
+    private let closed = Atomic<Bool>(false)
+
     /// Every line read so far.
     var history: [String] { state.withLock { $0.lines } }
 

@@ -1,5 +1,5 @@
-import SingletonRegistry
 import Foundation
+import SingletonRegistry
 import Synchronization
 
 /// A test's connection to a control socket: sends lines and reads lines with a bound on the wait.
@@ -11,7 +11,7 @@ final class StreamClient: Sendable {
 
     /// Connects to `path`; `nil` when nothing listens there.
     init?(path: String) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -37,9 +37,20 @@ final class StreamClient: Sendable {
 
     @discardableResult
     func send(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-            == bytes.count
+        send(bytes: Array(text.utf8))
+    }
+
+    /// Sends `bytes` (any bytes, not only UTF-8), blocking until all are sent; `false` when the send failed or
+    /// stopped short (see ``limitSendTime(seconds:)``).
+    @discardableResult
+    func send(bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Makes a blocking send give up after `seconds` when the peer does not read.
+    func limitSendTime(seconds: Int) {
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
@@ -69,7 +80,8 @@ final class StreamClient: Sendable {
         }
     }
 
-    private func readLineNow(timeout: Double) -> String? {
+    /// ``readLine(timeout:)`` on the calling thread, for a fixture that runs on a thread of its own.
+    func readLineNow(timeout: Double) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let line = buffer.withLock { buffer -> String? in

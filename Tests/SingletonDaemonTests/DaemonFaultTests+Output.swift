@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// An output that cannot be written: the daemon says so once, naming it, and keeps serving.
+extension DaemonFaultTests {
+    /// Checks that the daemon behind `control` answers `status` and sends a watcher TPV lines.
+    private func expectServing(_ control: String) async throws {
+        let status = try await DaemonProcess.run(["status", "--control", control])
+        #expect(status.status == 0)
+        #expect(Self.json(status.stdout.first)?["class"]?.stringValue == "STATUS")
+        let watcher = try #require(StreamClient(path: control))
+        watcher.send("{\"cmd\":\"watch\"}\n")
+        #expect(await watcher.readLine(containing: "\"class\":\"TPV\"") != nil)
+        #expect(await watcher.readLine(containing: "\"class\":\"TPV\"") != nil)
+    }
+
+    @Test func anOutputOnAFullDeviceIsReportedOnceAndTheDaemonKeepsServing() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let control = directory.file("c.sock")
+        let daemon = try DaemonProcess(["--control", control, "--output", "/dev/full"])
+        defer { daemon.kill() }
+        let error = await daemon.stderr.line(containing: "cannot write TPV lines")
+        #expect(
+            error?.contains("error: cannot write TPV lines to /dev/full: No space left on device") == true,
+            "\(daemon.stderr.history)")
+        try await expectServing(control)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        #expect(log.count { $0.contains("cannot write TPV lines") } == 1, "logged once, not once per line")
+    }
+
+    @Test func aClosedStandardOutputPipeIsReportedAndTheDaemonKeepsServing() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let control = directory.file("c.sock")
+        let daemon = try DaemonProcess(["--control", control])
+        defer { daemon.kill() }
+        // The reader of standard output goes away: writes fail with EPIPE (and SIGPIPE, were it not ignored).
+        daemon.stdout.close()
+        let error = await daemon.stderr.line(containing: "cannot write TPV lines")
+        #expect(
+            error?.contains("error: cannot write TPV lines to standard output: Broken pipe") == true,
+            "\(daemon.stderr.history)")
+        try await expectServing(control)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0, "not killed by SIGPIPE (141)")
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        #expect(log.count { $0.contains("cannot write TPV lines") } == 1, "logged once, not once per line")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The control socket belongs to the daemon's user: mode 0600, and another user cannot connect.
+extension DaemonFaultTests {
+    /// The user and group the second-user check runs as (`nobody`).
+    private static let otherID = 65_534
+    private static let setpriv = "/usr/bin/setpriv"
+
+    /// Runs the daemon's binary as ``otherID`` through `setpriv`: its exit status and standard error.
+    private func runAsOtherUser(_ arguments: [String]) async throws -> (status: Int32?, stderr: [String]) {
+        let binary = try #require(DaemonProcess.binary)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = nil
+        let child = try ChildProcess(
+            Self.setpriv,
+            ["--reuid=\(Self.otherID)", "--regid=\(Self.otherID)", "--clear-groups", binary] + arguments,
+            environment: environment)
+        defer { child.kill() }
+        async let out = child.stdout.rest()
+        async let err = child.stderr.rest()
+        let (_, stderr) = await (out, err)
+        return (await child.exitStatus(), stderr)
+    }
+
+    /// Where the check cannot run: a message outside CI, a failure under CI (which runs as root with util-linux).
+    private func cannotCheckOtherUser(_ reason: String) {
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("the second-user check must run under CI: \(reason)")
+        } else {
+            print("DaemonFaultTests: skipping the second-user check of the control socket: \(reason)")
+        }
+    }
+
+    @Test func theSocketIsPrivateAndAnotherUserCannotConnect() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Another user may enter the directory, so that only the socket's own mode keeps them out.
+        try #require(chmod(directory.path, 0o755) == 0)
+        let control = directory.file("c.sock")
+        let daemon = try DaemonProcess(["--control", control, "--output", "/dev/null"])
+        defer { daemon.kill() }
+        try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
+        var info = stat()
+        try #require(stat(control, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        #expect(info.st_mode & 0o7777 == 0o600)
+        #expect(info.st_uid == getuid())
+
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: Self.setpriv) else {
+            cannotCheckOtherUser("it needs root and \(Self.setpriv) (util-linux) to act as uid \(Self.otherID)")
+            return
+        }
+        let probe = try await runAsOtherUser(["--version"])
+        guard probe.status == 0 else {
+            cannotCheckOtherUser(
+                "uid \(Self.otherID) cannot run \(DaemonProcess.binary ?? "singletond") (a directory on its path is "
+                    + "closed to it?): \(probe.stderr)")
+            return
+        }
+
+        let refused = try await runAsOtherUser(["status", "--control", control])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains { $0.contains("cannot connect to \(control): Permission denied") },
+            "\(refused.stderr)")
+
+        // The counter-check: with the mode opened up, the same user gets in, so the mode is what kept them out.
+        try #require(chmod(control, 0o666) == 0)
+        let admitted = try await runAsOtherUser(["status", "--control", control])
+        #expect(admitted.status == 0, "\(admitted.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+}

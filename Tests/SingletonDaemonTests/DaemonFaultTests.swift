@@ -1,0 +1,174 @@
+import Foundation
+import GNSSProtocol
+import SingletonDaemon
+import SingletonRegistry
+import Testing
+
+/// The built `singletond` under the faults of the reliability issue: abuse of the control socket, an output that
+/// cannot be written, another user at the socket. A well-behaved client must be served throughout.
+@Suite(.serialized) struct DaemonFaultTests {
+    static func json(_ line: String?) -> JSONValue? {
+        guard let line else { return nil }
+        return try? JSONValue(parsing: line)
+    }
+
+    /// Raises this process's soft limit on open files to `needed` if it is lower (up to the hard limit); returns
+    /// whether the limit is now at least `needed`.
+    static func raiseOpenFileLimit(to needed: Int) -> Bool {
+        var limit = rlimit()
+        guard getrlimit(openFiles, &limit) == 0 else { return false }
+        guard limit.rlim_cur < rlim_t(needed) else { return true }
+        guard limit.rlim_max >= rlim_t(needed) else { return false }
+        print("DaemonFaultTests: raising RLIMIT_NOFILE from \(limit.rlim_cur) to \(needed) for the connection flood")
+        limit.rlim_cur = rlim_t(needed)
+        return setrlimit(openFiles, &limit) == 0
+    }
+
+    private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+
+    /// The `p`-quantile of `durations` in milliseconds.
+    static func milliseconds(_ durations: [Duration], quantile p: Double) -> String {
+        let sorted = durations.sorted()
+        guard !sorted.isEmpty else { return "-" }
+        let value = sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+        let (seconds, attoseconds) = value.components
+        return String(format: "%.2f ms", Double(seconds) * 1_000 + Double(attoseconds) / 1e15)
+    }
+
+    /// Half a request that stalls, invalid UTF-8, a 10 MB request line, a watcher that never reads while fixes
+    /// stream in, and 1,000 connections at once, one after the other on one daemon, while a well-behaved client asks
+    /// for the status every 10 ms; memory stays bounded.
+    @Test func theControlSocketSurvivesAbuseAndAWellBehavedClientIsServedThroughout() async throws {
+        let floodSize = 1_000
+        guard Self.raiseOpenFileLimit(to: floodSize + 512) else {
+            Issue.record("cannot open \(floodSize) connections: the hard RLIMIT_NOFILE is too low (ulimit -Hn)")
+            return
+        }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // The source is a FIFO the test writes to, so the test decides when fixes come and how fast.
+        let fifoPath = directory.file("nmea")
+        try #require(mkfifo(fifoPath, 0o600) == 0)
+        // Read-write: opening does not wait for the daemon, and the daemon's source never sees an end.
+        let fifo = open(fifoPath, O_RDWR | O_CLOEXEC)
+        try #require(fifo >= 0)
+        defer { close(fifo) }
+        let control = directory.file("c.sock")
+        let daemon = try DaemonProcess(["--nmea", fifoPath, "--control", control, "--output", "/dev/null"])
+        defer { daemon.kill() }
+        try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
+
+        let probe = StatusProbe(client: try #require(StreamClient(path: control)))
+        #expect(await blocking { probe.waitForRoundTrips(20) })
+        let before = try #require(ResidentMemory(of: daemon.pid))
+        let peakResets = ResidentMemory.resetPeak(of: daemon.pid)
+
+        // Half a request, then silence: the daemon keeps the client and its partial line (bounded by the 4 KiB
+        // line limit) and serves the others meanwhile; the request is answered when its line is complete.
+        let stalled = try #require(StreamClient(path: control))
+        #expect(stalled.send("{\"cmd\":\"sta"))
+
+        // Invalid UTF-8: an ERROR that is valid JSON, and the connection stays usable.
+        let garbled = try #require(StreamClient(path: control))
+        let badRequests: [[UInt8]] = [
+            [0xFF, 0xFE, 0xFD],
+            Array("{\"cmd\":\"".utf8) + [0xC3, 0x28] + Array("\"}".utf8),
+            Array("{\"".utf8) + [0xED, 0xA0, 0x80] + Array("\":1,\"cmd\":\"status\"}".utf8),
+            Array("{\"cmd\":\"status\"}".utf8) + [0x80],
+            Array("{\"cmd\":\"".utf8) + [0xF8, 0x88, 0x80, 0x80, 0x80] + Array("\"}".utf8),
+        ]
+        for request in badRequests {
+            #expect(garbled.send(bytes: request + [0x0A]))
+            let reply = Self.json(await garbled.readLine())
+            #expect(reply?["class"]?.stringValue == "ERROR", "\(request)")
+            #expect(reply?["message"]?.stringValue?.isEmpty == false)
+        }
+        garbled.send("{\"cmd\":\"status\"}\n")
+        #expect(Self.json(await garbled.readLine())?["class"]?.stringValue == "STATUS")
+
+        // A 10 MB request line is refused at 4 KiB and skipped up to its newline, not buffered.
+        let huge = try #require(StreamClient(path: control))
+        huge.limitSendTime(seconds: 60)
+        let hugeLine =
+            Array("{\"cmd\":\"status\",\"pad\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10 << 20)
+            + Array("\"}\n".utf8)
+        #expect(await blocking { huge.send(bytes: hugeLine) }, "the daemon reads a long line at the pace it comes")
+        #expect(await huge.readLine()?.contains("request longer than 4096 bytes") == true)
+        huge.send("{\"cmd\":\"status\"}\n")
+        #expect(Self.json(await huge.readLine())?["class"]?.stringValue == "STATUS", "the rest was skipped")
+        let afterHugeLine = try #require(ResidentMemory(of: daemon.pid))
+
+        // A watcher that never reads while fixes stream in as fast as the daemon takes them: dropped once 64 KiB
+        // wait for it (after the kernel's socket buffer filled), instead of being buffered.
+        let silent = try #require(StreamClient(path: control))
+        silent.send("{\"cmd\":\"watch\"}\n")
+        #expect(await silent.readLine()?.contains("\"class\":\"WATCH\"") == true)
+        let writer = FIFOWriter(fd: fifo, bytes: DemoTrack.nmea(), passes: 40)
+        let dropped = await daemon.stderr.line(containing: "watcher does not read", timeout: 60)
+        #expect(dropped?.contains("notice: control: dropped client") == true, "\(daemon.stderr.history.suffix(5))")
+        let passesWritten = await writer.stop()
+        #expect(await silent.readsToEnd(), "the dropped watcher's connection is closed")
+
+        // 1,000 connections at once. The daemon holds 64 clients: the probe, the stalled, garbled and huge ones and
+        // 60 of the flood; it tells the other 940 so and closes them. Half-way through, the probe must get a status.
+        let heldBeforeFlood = 4
+        let roundTripsBeforeFlood = probe.count
+        let (flood, answeredMidFlood) = await blocking {
+            var answered = false
+            let flood = ConnectionFlood(path: control, count: floodSize) { index in
+                if index == floodSize / 2 { answered = probe.waitForRoundTrips(probe.count + 1) }
+            }
+            return (flood, answered)
+        }
+        let roundTripsDuringFlood = probe.count - roundTripsBeforeFlood
+        #expect(flood.failures.isEmpty, "\(flood.failures.prefix(3))")
+        #expect(answeredMidFlood, "a well-behaved client is answered during the flood")
+        let outcomes = await blocking { flood.outcomes() }
+        let served = outcomes.count { $0 == .served }
+        let refusals = outcomes.compactMap { if case .refused(let line) = $0 { line } else { nil } }
+        #expect(served == 64 - heldBeforeFlood, "the flood fills the daemon's places and no more")
+        #expect(refusals.count == floodSize - served, "\(outcomes.filter { $0 != .served }.prefix(3))")
+        #expect(
+            refusals.allSatisfy { Self.json($0)?["message"]?.stringValue?.contains("too many clients (64)") == true })
+
+        // The stalled client is still there, and its request is answered once its line is complete.
+        stalled.send("tus\"}\n")
+        let stalledReply = Self.json(await stalled.readLine())
+        #expect(stalledReply?["class"]?.stringValue == "STATUS")
+        #expect(stalledReply?["clients"]?["connected"]?.doubleValue == 64)
+
+        // When the flood leaves, the refusals are summed up in one line, and new clients are served again.
+        flood.close()
+        let summary = await daemon.stderr.line(containing: "refused", timeout: 15)
+        #expect(summary?.contains("refused \(refusals.count) client(s)") == true, "\(summary ?? "none")")
+        #expect(try await DaemonProcess.run(["status", "--control", control]).status == 0)
+
+        #expect(await blocking { probe.waitForRoundTrips(probe.count + 5) })
+        let after = try #require(ResidentMemory(of: daemon.pid))
+        let (latencies, failures) = await probe.stop()
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(latencies.allSatisfy { $0 < .seconds(StatusProbe.answerTimeout) })
+        let hugeLineGrowth = (peakResets ? afterHugeLine.peak : afterHugeLine.current) - before.current
+        let growth = (peakResets ? after.peak : after.current) - before.current
+        print(
+            """
+            DaemonFaultTests: status round trips during the abuse: \(latencies.count) \
+            (\(roundTripsDuringFlood) while \(floodSize) connections opened), \
+            p50 \(Self.milliseconds(latencies, quantile: 0.5)), p99 \(Self.milliseconds(latencies, quantile: 0.99)), \
+            max \(Self.milliseconds(latencies, quantile: 1)); fix stream passes written: \(passesWritten); \
+            daemon VmRSS before \(ResidentMemory.megabytes(before.current)), \
+            after \(ResidentMemory.megabytes(after.current)), \
+            \(peakResets ? "peak (VmHWM) during the abuse" : "peak unknown") \
+            \(ResidentMemory.megabytes(after.peak)), growth \(ResidentMemory.megabytes(growth)), \
+            while the 10 MB line passed \(ResidentMemory.megabytes(hugeLineGrowth))
+            """)
+        #expect(hugeLineGrowth < 8 << 20, "a 10 MB line is not buffered")
+        #expect(growth < 32 << 20, "memory stays bounded under abuse")
+
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        let refusalLines = log.filter { $0.contains("refus") }
+        #expect(refusalLines.count <= 2, "the refusals do not flood the log: \(refusalLines.prefix(3))")
+    }
+}
