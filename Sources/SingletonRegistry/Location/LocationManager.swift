@@ -35,14 +35,6 @@ open class LocationManager: ManagedSingleton {
     public var staleAfter: Duration = .seconds(5)
     /// How long to wait before reopening a lost source.
     public var reconnectPolicy = ReconnectPolicy()
-    /// How long a gpsd or NMEA-over-TCP connection may stay silent before it counts as stalled and is reopened;
-    /// `nil` waits for ever. Takes effect at the next ``start(_:)``.
-    ///
-    /// gpsd is timed until its VERSION banner, then only once the connection has delivered a fix (or in the
-    /// middle of a line): a gpsd with no device says nothing after its banner, and that is not a stall. NMEA over
-    /// TCP is timed from the connect on. The reason of the ``LocationState/reconnecting(source:attempt:reason:nextTry:)``
-    /// state says `sent nothing for 10 s (stalled)`, with `after connecting` when nothing came at all.
-    public var silenceTimeout: Duration? = .seconds(10)
 
     @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
@@ -77,8 +69,7 @@ open class LocationManager: ManagedSingleton {
                 throw error
             }
         }
-        let session = LocationSession(
-            source: source, manager: self, policy: reconnectPolicy, silenceTimeout: silenceTimeout)
+        let session = LocationSession(source: source, manager: self, policy: reconnectPolicy)
         self.session = Task { [firstChannel] in await session.run(firstChannel: firstChannel) }
     }
 

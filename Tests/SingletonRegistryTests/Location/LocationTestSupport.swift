@@ -76,42 +76,6 @@ enum LocationTesting {
         }
     }
 
-    /// How many file descriptors the process has open.
-    static func openDescriptorCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-    }
-
-    /// How many of this process's descriptors are IPv4 TCP sockets connected to `port` (in any state, CLOSE_WAIT
-    /// included): the connections a client holds to a server on that port.
-    static func socketsConnected(toPort port: UInt16) throws -> Int {
-        // /proc/net/tcp: "sl local_address rem_address st ... uid timeout inode", addresses as HEX_IP:HEX_PORT.
-        // Read to the end: /proc reports a size of 0, and a one-shot read of it stops after a page.
-        let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
-        try #require(fd >= 0, "/proc/net/tcp: \(SourceError.systemMessage(errno))")
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while case let n = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), n > 0 {
-            bytes += buffer[0..<n]
-        }
-        let table = String(decoding: bytes, as: UTF8.self)
-        var inodes: Set<String> = []
-        for line in table.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, let remotePort = fields[2].split(separator: ":").last,
-                UInt16(remotePort, radix: 16) == port
-            else { continue }
-            inodes.insert(String(fields[9]))
-        }
-        let directory = "/proc/self/fd"
-        return try FileManager.default.contentsOfDirectory(atPath: directory).count { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
-                target.hasPrefix("socket:[")
-            else { return false }
-            return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
-        }
-    }
-
     /// Writes all bytes to a blocking descriptor.
     static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws {
         let bytes = Array(bytes)
@@ -258,18 +222,6 @@ final class LoopbackPeer: Sendable {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&pfd, 1, milliseconds) == 1 else { return }
         _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-    }
-
-    /// Keeps the connection open, sending nothing, until the client closes it (at most `seconds`).
-    static func holdUntilClosed(_ fd: Int32, seconds: Int = 20) {
-        var buffer = [UInt8](repeating: 0, count: 1_024)
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 50) == 1 else { continue }
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { return }
-        }
     }
 
     /// Sends end-of-stream, then waits (bounded) for the client to close its side, so nothing is reset.

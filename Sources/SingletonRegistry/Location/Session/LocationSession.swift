@@ -10,8 +10,6 @@ struct LocationSession: Sendable {
     let source: LocationSource
     let manager: LocationManager
     let policy: ReconnectPolicy
-    /// How long a network source may stay silent (see ``StallWatch``); `nil` waits for ever.
-    let silenceTimeout: Duration?
 
     /// Runs until the task is cancelled, or the source ends for good (a file's end, a failed open).
     func run(firstChannel: ByteChannel?) async {
@@ -65,16 +63,12 @@ struct LocationSession: Sendable {
                 return (true, .failure(error.description))
             }
         }
-        var stallWatch = StallWatch(source: source, timeout: silenceTimeout)
-        let reader = ByteReader(channel: channel, idleTimeout: stallWatch.timeout)
-        return (true, await read(reader.events(bufferLimit: 16), from: reader, stallWatch: &stallWatch))
+        return (true, await read(ByteReader(channel: channel).events(bufferLimit: 16)))
     }
 
     /// Decodes chunks until the source ends. The reader is held back while this decodes and delivers, so nothing
     /// is dropped on the way in; cancelling the task ends the iteration, which stops the reader.
-    private func read(_ events: ByteReaderEvents, from reader: ByteReader, stallWatch: inout StallWatch) async
-        -> SourceEnd
-    {
+    private func read(_ events: ByteReaderEvents) async -> SourceEnd {
         var decoder = StreamDecoder(for: source)
         var pacer = source.pacing.map { ReplayPacer(speed: $0) }
         // The last problem of this connection since its last fix: a connection that ends after garbage names it.
@@ -85,7 +79,6 @@ struct LocationSession: Sendable {
                 do {
                     for output in try decoder.decode(bytes) {
                         problem = output.problemAfter(problem)
-                        stallWatch.note(output)
                         try await deliver(output, pacer: &pacer)
                     }
                 } catch let error as GPSDProtocolError {
@@ -93,13 +86,12 @@ struct LocationSession: Sendable {
                 } catch {
                     return .endOfData("stopped")
                 }
-                if let overdue = stallWatch.update(after: decoder, reader: reader) { return .failure(overdue) }
             case .finished(let end):
                 for output in decoder.finish() {
                     problem = output.problemAfter(problem)
                     try? await deliver(output, pacer: &pacer)
                 }
-                return describe(end, lastProblem: problem, stallWatch: stallWatch)
+                return describe(end, lastProblem: problem)
             }
         }
         return .endOfData("stopped")
@@ -156,7 +148,7 @@ struct LocationSession: Sendable {
 
     /// How a connection ended; a failure names the connection's last problem, which is usually the cause (a peer
     /// that sent garbage and hung up, a line cut in half).
-    private func describe(_ end: ByteReaderEnd, lastProblem: String?, stallWatch: StallWatch) -> SourceEnd {
+    private func describe(_ end: ByteReaderEnd, lastProblem: String?) -> SourceEnd {
         let after = lastProblem.map { "; last problem: \($0)" } ?? ""
         return switch end {
         case .endOfFile:
@@ -166,7 +158,6 @@ struct LocationSession: Sendable {
         case .hangUp: .failure("\(source.description) hung up (device gone)\(after)")
         case .stopped: .endOfData("stopped")
         case .failed(let error): .failure("\(error.description)\(after)")
-        case .idle(let silence): .failure("\(stallWatch.stallReason(silence))\(after)")
         }
     }
 

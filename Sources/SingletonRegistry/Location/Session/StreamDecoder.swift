@@ -42,12 +42,6 @@ struct StreamDecoder: Sendable {
     /// gpsd only: the bytes received after the last line feed, i.e. the length of the line in progress.
     private var unterminatedByteCount = 0
 
-    /// gpsd only: whether the VERSION banner has arrived.
-    var receivedBanner: Bool { gpsd?.version != nil }
-
-    /// gpsd only: whether the last chunk ended inside a line (gpsd sends whole lines: silence there is a stall).
-    var isInsideLine: Bool { unterminatedByteCount > 0 }
-
     init(for source: LocationSource) {
         if case .gpsd = source {
             gpsd = GPSDStreamDecoder()

@@ -16,6 +16,4 @@ public enum ByteReaderEnd: Sendable, Hashable {
     case stopped
     /// Reading failed.
     case failed(SourceError)
-    /// No byte arrived for the reader's ``ByteReader/idleTimeout``, which this carries.
-    case idle(Duration)
 }

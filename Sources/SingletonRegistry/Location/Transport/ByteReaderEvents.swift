@@ -7,40 +7,32 @@ public struct ByteReaderEvents: AsyncSequence, Sendable {
 
     private let stream: AsyncStream<ByteReaderEvent>
     private let credits: DispatchSemaphore
-    private let reader: ByteReader
 
-    init(stream: AsyncStream<ByteReaderEvent>, credits: DispatchSemaphore, reader: ByteReader) {
+    init(stream: AsyncStream<ByteReaderEvent>, credits: DispatchSemaphore) {
         self.stream = stream
         self.credits = credits
-        self.reader = reader
     }
 
     /// Iterates the events; each chunk taken lets the reader deliver one more.
     public struct AsyncIterator: AsyncIteratorProtocol {
         private var base: AsyncStream<ByteReaderEvent>.Iterator
         private let credits: DispatchSemaphore
-        private let reader: ByteReader
-        /// Whether the last event was a chunk: asking for the next event means the consumer is done with it.
-        private var holdsChunk = false
 
-        init(base: AsyncStream<ByteReaderEvent>.Iterator, credits: DispatchSemaphore, reader: ByteReader) {
+        init(base: AsyncStream<ByteReaderEvent>.Iterator, credits: DispatchSemaphore) {
             self.base = base
             self.credits = credits
-            self.reader = reader
         }
 
         /// The next event, or `nil` after ``ByteReaderEvent/finished(_:)``.
         public mutating func next() async -> ByteReaderEvent? {
-            if holdsChunk { reader.finishedChunk() }
             let event = await base.next()
-            holdsChunk = if case .data? = event { true } else { false }
-            if holdsChunk { credits.signal() }
+            if case .data? = event { credits.signal() }
             return event
         }
     }
 
     /// Creates the iterator; iterate once.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator(), credits: credits, reader: reader)
+        AsyncIterator(base: stream.makeAsyncIterator(), credits: credits)
     }
 }

@@ -28,17 +28,10 @@ final class WakePipe: Sendable {
         if writeEnd >= 0 { Glibc.close(writeEnd) }
     }
 
-    /// Makes the read end readable; idempotent (the bytes stay until ``drain()``).
+    /// Makes the read end readable; idempotent (the byte stays until the pipe is closed).
     func signal() {
         guard writeEnd >= 0 else { return }
         var byte: UInt8 = 1
         _ = Glibc.write(writeEnd, &byte, 1)
-    }
-
-    /// Empties the pipe, so that the read end waits for the next ``signal()``.
-    func drain() {
-        guard readEnd >= 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while buffer.withUnsafeMutableBytes({ Glibc.read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
     }
 }
