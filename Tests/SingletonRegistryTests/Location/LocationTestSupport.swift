@@ -161,7 +161,6 @@ final class LoopbackPeer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let stopped = ObservedMutex(false)
-    private let done = DispatchSemaphore(value: 0)
 
     /// Listens on `port` (0: the kernel chooses) and accepts for at most 60 s or until ``close()``.
     init(port: UInt16 = 0, serve: @escaping @Sendable (Int32) -> Void) throws {
@@ -197,20 +196,21 @@ final class LoopbackPeer: Sendable {
                 serve(connection)
                 Glibc.close(connection)
             }
-            done.signal()
+            Glibc.close(listener)
         }
         thread.start()
     }
 
-    /// Stops accepting, waits for the connection being served, and closes the listener: connecting is refused.
+    /// Stops accepting: the listener is shut down at once (connecting is refused) and closed by the accepting thread
+    /// once the connection it serves, if any, is done. Never blocks the caller, which may be on the cooperative
+    /// pool: a test that waited here for a serving thread could starve the code that makes that thread finish.
     func close() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
-        done.wait()
-        Glibc.close(listener)
+        _ = shutdown(listener, Int32(SHUT_RDWR))
     }
 
     deinit { close() }
