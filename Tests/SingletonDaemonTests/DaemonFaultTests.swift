@@ -162,8 +162,14 @@ import Testing
             \(ResidentMemory.megabytes(after.peak)), growth \(ResidentMemory.megabytes(growth)), \
             while the 10 MB line passed \(ResidentMemory.megabytes(hugeLineGrowth))
             """)
-        #expect(hugeLineGrowth < 8 << 20, "a 10 MB line is not buffered")
-        #expect(growth < 32 << 20, "memory stays bounded under abuse")
+        // Under AddressSanitizer freed memory waits in its quarantine (256 MB by default), so resident memory says
+        // nothing about what the daemon holds; .ci/run sets ASAN_OPTIONS for that run, and the plain run checks.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            #expect(hugeLineGrowth < 8 << 20, "a 10 MB line is not buffered")
+            #expect(growth < 32 << 20, "memory stays bounded under abuse")
+        } else {
+            print("DaemonFaultTests: memory bounds not checked under AddressSanitizer (its quarantine keeps freed memory)")
+        }
 
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
