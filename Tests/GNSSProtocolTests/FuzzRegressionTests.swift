@@ -32,8 +32,7 @@ import Testing
     /// The first crash: a fraction with more than 18 digits after leading zeros indexed past the powers of ten.
     @Test func aFractionWithManyLeadingZerosParses() throws {
         let body = "GPGGA,120000.00,4807.0000000000000000000000000012,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"
-        let sum = body.utf8.reduce(UInt8(0), ^)
-        let line = "$\(body)*\(String(format: "%02X", sum))\r\n"
+        let line = NMEAChecksum.sentence(body)
         let fixes = NMEADecoder.decode(Array(line.utf8)).events.compactMap { event -> Fix? in
             if case .fix(let fix) = event { fix } else { nil }
         }

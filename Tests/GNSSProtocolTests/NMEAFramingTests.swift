@@ -3,11 +3,7 @@ import Testing
 
 @Suite struct NMEAFramingTests {
     static func line(_ body: String, lowercase: Bool = false) -> String {
-        var sum: UInt8 = 0
-        for c in body.utf8 { sum ^= c }
-        let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
-        return "$" + body + "*"
-            + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
+        NMEAChecksum.sentence(body, lowercase: lowercase, lineEnd: false)
     }
 
     static let rmc = "GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W"

@@ -22,11 +22,7 @@ struct NMEAStreamGenerator {
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     private static func checksummed(_ body: String, lowercase: Bool = false) -> String {
-        var sum: UInt8 = 0
-        for c in body.utf8 { sum ^= c }
-        let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
-        return "$" + body + "*"
-            + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
+        NMEAChecksum.sentence(body, lowercase: lowercase, lineEnd: false)
     }
 
     private static func fixed(_ v: Double, _ decimals: Int, width: Int = 0) -> String {

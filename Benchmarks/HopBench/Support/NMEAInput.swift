@@ -1,3 +1,5 @@
+import GNSSProtocol
+
 /// Synthetic NMEA 0183 input: a 1 Hz receiver's cycles, one fix each.
 ///
 /// Each cycle is RMC, VTG, GGA, GSA, three GSV and GLL (8 sentences, valid checksums), with the time advancing
@@ -34,9 +36,6 @@ enum NMEAInput {
     }
 
     private static func line(_ body: String) -> String {
-        var sum: UInt8 = 0
-        for c in body.utf8 { sum ^= c }
-        let hex = Array("0123456789ABCDEF".utf8)
-        return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"
+        NMEAChecksum.sentence(body)
     }
 }

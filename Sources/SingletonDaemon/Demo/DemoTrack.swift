@@ -147,16 +147,7 @@ public enum DemoTrack {
 
     /// Appends `$BODY*HH\r\n`.
     static func sentence(_ body: String, _ out: inout [UInt8]) {
-        var checksum: UInt8 = 0
-        for byte in body.utf8 { checksum ^= byte }
-        let hex = Array("0123456789ABCDEF".utf8)
-        out.append(UInt8(ascii: "$"))
-        out.append(contentsOf: body.utf8)
-        out.append(UInt8(ascii: "*"))
-        out.append(hex[Int(checksum >> 4)])
-        out.append(hex[Int(checksum & 0x0F)])
-        out.append(0x0D)
-        out.append(0x0A)
+        NMEAChecksum.appendSentence(body, to: &out)
     }
 
     /// `DDMM.MMMMM` (or `DDDMM.MMMMM`) for NMEA.

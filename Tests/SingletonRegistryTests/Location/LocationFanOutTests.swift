@@ -150,9 +150,5 @@ import Testing
         $GPGGA,130001.00,4722.6141,N,00832.5021,E,1,08,0.9,408.0,M,47.3,M,,*
         $GPRMC,130001.00,A,4722.6141,N,00832.5021,E,0.0,0.0,221126,,,A*
 
-        """.split(separator: "\n").map { line in
-            let body = line.dropFirst().dropLast()
-            let sum = body.utf8.reduce(UInt8(0), ^)
-            return "\(line)\(String(sum, radix: 16, uppercase: true).count == 1 ? "0" : "")\(String(sum, radix: 16, uppercase: true))\r\n"
-        }.joined()
+        """.split(separator: "\n").map { NMEAChecksum.sentence(String($0.dropFirst().dropLast())) }.joined()
 }

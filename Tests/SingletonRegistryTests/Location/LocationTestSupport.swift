@@ -44,9 +44,7 @@ enum LocationTesting {
 
     /// `$body*HH` CR LF.
     static func sentence(_ body: String) -> String {
-        let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        let hex = String(sum, radix: 16, uppercase: true)
-        return "$\(body)*\(hex.count == 1 ? "0" : "")\(hex)\r\n"
+        NMEAChecksum.sentence(body)
     }
 
     /// The fixes the NMEA decoder makes of `bytes`: those emitted while feeding, and all of them (with the end of
