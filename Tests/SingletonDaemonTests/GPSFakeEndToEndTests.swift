@@ -43,9 +43,12 @@ import Testing
         defer { directory.remove() }
         let port = Self.freePort()
 
+        // gpsfake takes an existing `$TMPDIR/gpsfake-PID.sock` for its gpsd's control socket, and gpsd leaves those
+        // behind: a shared /tmp whose pids have wrapped holds stale ones, so gpsfake gets a directory of its own.
+        var fakeEnvironment = ProcessInfo.processInfo.environment
+        fakeEnvironment["TMPDIR"] = directory.path
         let fake = try ChildProcess(
-            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.1", Self.fixture],
-            environment: ProcessInfo.processInfo.environment)
+            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.1", Self.fixture], environment: fakeEnvironment)
         defer { fake.kill() }
         let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }

@@ -51,7 +51,7 @@ import Testing
         guard let logPath = log.path else { return }
         let port = try GPSDTools.freePort()
         // -1 -p: one pass, then gpsfake sees the device go, stops its gpsd and exits, closing every client.
-        let fake = try ChildProcess(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
+        let fake = try GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
         defer { fake.terminate() }
 
         let manager = LocationManager()
@@ -101,7 +101,7 @@ import Testing
         let arguments = [
             "-1", "-q", "-P", String(port), "-c", "0.05", Fixtures.path("multignss-midnight.nmea"),
         ]
-        let first = try ChildProcess(gpsfake, arguments)
+        let first = try GPSDTools.startFake(gpsfake, arguments)
         defer { first.terminate() }
 
         let manager = LocationManager()
@@ -129,7 +129,7 @@ import Testing
         }
         let lastTimeBeforeKill = try #require(streams[0].fixes.compactMap(\.time).last)
 
-        let second = try ChildProcess(gpsfake, arguments)
+        let second = try GPSDTools.startFake(gpsfake, arguments)
         defer { second.terminate() }
         await states.next { $0.name == "waiting" }
         for index in streams.indices {

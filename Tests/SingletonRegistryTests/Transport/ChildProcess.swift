@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import SingletonRegistry
 import Synchronization
@@ -11,10 +12,21 @@ import Testing
 final class ChildProcess: Sendable {
     let pid: pid_t
     private let status = ObservedMutex<Int32?>(nil)
+    /// The child's own `$TMPDIR`, removed with this object.
+    private let temporaryDirectory: String?
 
     /// Starts `path` with `arguments`; standard output goes to `outputPath` (or /dev/null), standard error to
-    /// /dev/null.
-    init(_ path: String, _ arguments: [String], outputPath: String? = nil) throws {
+    /// /dev/null. With `ownTemporaryDirectory`, the child's `$TMPDIR` is a new empty directory.
+    init(_ path: String, _ arguments: [String], outputPath: String? = nil, ownTemporaryDirectory: Bool = false) throws {
+        var environment = ProcessInfo.processInfo.environment
+        if ownTemporaryDirectory {
+            var template = Array("/tmp/singleton-child-XXXXXX".utf8CString)
+            let made: UnsafeMutablePointer<CChar>? = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            temporaryDirectory = String(cString: try #require(made, "mkdtemp: \(SourceError.systemMessage(errno))"))
+            environment["TMPDIR"] = temporaryDirectory
+        } else {
+            temporaryDirectory = nil
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -33,11 +45,16 @@ final class ChildProcess: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         try #require(result == 0, "posix_spawn \(path): \(SourceError.systemMessage(result))")
         self.pid = pid
+    }
+
+    deinit {
+        if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
     }
 
     /// Whether the child has not exited yet (reaps it if it has).

@@ -27,7 +27,7 @@ import Testing
         let port = try GPSDTools.freePort()
         // -p: gpsfake watches the session itself, so after one pass (-1) it sees the device go, stops its gpsd and
         // exits; gpsd closing the connections ends our stream and gpspipe.
-        let fake = try ChildProcess(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
+        let fake = try GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
         defer { fake.terminate() }
         let channel = try await GPSDTools.connect(port: port, while: fake)
 
@@ -143,6 +143,15 @@ enum GPSDTools {
             out += sentence("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")
         }
         return out
+    }
+
+    /// Starts gpsfake with an empty `$TMPDIR` of its own.
+    ///
+    /// gpsfake names its gpsd's control socket `$TMPDIR/gpsfake-PID.sock` and, if a file of that name exists, takes
+    /// it for its gpsd being ready. gpsd leaves the socket behind when it is stopped, so once pids wrap around, a
+    /// shared /tmp holds stale ones: gpsfake then never hands its log to gpsd and exits with "socket error".
+    static func startFake(_ gpsfake: String, _ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(gpsfake, arguments, ownTemporaryDirectory: true)
     }
 
     /// A port the kernel just handed out on 127.0.0.1 (released for gpsd to bind).
