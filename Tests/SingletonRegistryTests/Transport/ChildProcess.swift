@@ -21,7 +21,9 @@ final class ChildProcess: Sendable {
         var environment = ProcessInfo.processInfo.environment
         if ownTemporaryDirectory {
             var template = Array("/tmp/singleton-child-XXXXXX".utf8CString)
-            let made: UnsafeMutablePointer<CChar>? = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            let made: UnsafeMutablePointer<CChar>? = template.withUnsafeMutableBufferPointer {
+                mkdtemp($0.baseAddress!)
+            }
             temporaryDirectory = String(cString: try #require(made, "mkdtemp: \(SourceError.systemMessage(errno))"))
             environment["TMPDIR"] = temporaryDirectory
         } else {
@@ -46,7 +48,9 @@ final class ChildProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         try #require(result == 0, "posix_spawn \(path): \(SourceError.systemMessage(result))")
