@@ -49,17 +49,17 @@ import Testing
             return
         }
         guard let logPath = log.path else { return }
-        let port = try GPSDTools.freePort()
         // -1 -p: one pass, then gpsfake sees the device go, stops its gpsd and exits, closing every client.
-        let fake = try GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
+        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.02", logPath])
+        let (fake, port) = (started.process, started.port)
         defer { fake.terminate() }
 
         let manager = LocationManager()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var states = StateWatch(manager)
         var fixes = FixReader(manager.updates(bufferSize: 100_000))
-        // gpsd is not listening yet: the manager retries until it answers. gpsfake starts feeding the log 1.4 s
-        // after its gpsd is up, so both clients below are watching before the first report.
+        // gpsfake starts feeding the log 1.4 s after its own client connected, so both clients below are usually
+        // watching before the first report; gpspipe joins after us in any case, which is all the comparison needs.
         try await manager.start(.gpsd(host: "127.0.0.1", port: port))
         await states.next { $0.name == "waiting" }
 
@@ -69,7 +69,9 @@ import Testing
         let pipe = try ChildProcess(gpspipe, ["-w", "-o", pipeOutput, "--seconds", "90", "127.0.0.1:\(port)"])
         defer { pipe.terminate() }
 
-        let reason = try #require(await states.nextReconnectReason(), "the end of gpsd must make the manager reconnect")
+        let reason = try #require(
+            await states.nextReconnectReason(),
+            "the end of gpsd must make the manager reconnect; gpsfake said: \(fake.errorOutput)")
         #expect(reason.hasPrefix("gpsd 127.0.0.1:\(port) closed the connection"), "\(reason)")
         await manager.stop()
         await fixes.read(manager.fixCount - fixes.fixes.count)
@@ -98,10 +100,8 @@ import Testing
             return
         }
         let port = try GPSDTools.freePort()
-        let arguments = [
-            "-1", "-q", "-P", String(port), "-c", "0.05", Fixtures.path("multignss-midnight.nmea"),
-        ]
-        let first = try GPSDTools.startFake(gpsfake, arguments)
+        let arguments = ["-1", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
+        let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
         defer { first.terminate() }
 
         let manager = LocationManager()
@@ -129,7 +129,7 @@ import Testing
         }
         let lastTimeBeforeKill = try #require(streams[0].fixes.compactMap(\.time).last)
 
-        let second = try GPSDTools.startFake(gpsfake, arguments)
+        let second = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
         defer { second.terminate() }
         await states.next { $0.name == "waiting" }
         for index in streams.indices {
@@ -142,6 +142,54 @@ import Testing
         }
         #expect(streams[0].fixes == streams[1].fixes)
         #expect(manager.source == .gpsd(host: "127.0.0.1", port: port))
+        await manager.stop()
+        #expect(manager.state == .idle)
+    }
+
+    @Test @RegistryActor
+    func tenSubscribersSurviveRepeatedRestartsOverOneConnectionAtATime() async throws {
+        guard let gpsfake = GPSDTools.find("gpsfake") else {
+            GPSDTools.reportMissing()
+            return
+        }
+        let port = try GPSDTools.freePort()
+        let arguments = ["-1", "-q", "-c", "0.02", Fixtures.path("multignss-midnight.nmea")]
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var states = StateWatch(manager)
+        var streams = (0..<10).map { _ in FixReader(manager.updates(bufferSize: 1_000)) }
+        try await manager.start(.gpsd(host: "127.0.0.1", port: port))
+
+        for round in 1...4 {
+            let fake = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
+            defer { fake.terminate() }
+            // Every subscriber gets fixes from this gpsd: what they had from the last one was read below.
+            for index in streams.indices {
+                #expect(await streams[index].read(3).count == 3, "round \(round), subscriber \(index)")
+            }
+            #expect(manager.subscriberCount == 10)
+            // The connections to the gpsds before this one were all closed: none is left behind per restart.
+            let connected = try GPSDTools.socketsConnected(toPort: port)
+            #expect(connected == 1, "round \(round): \(connected)")
+
+            // gpsfake's SIGTERM handler kills its gpsd.
+            fake.terminate()
+            await fake.waitForExit()
+            // The loss of this connection (not one of the refused connects while gpsd was starting).
+            await states.next {
+                guard case .reconnecting(_, _, let reason, _) = $0 else { return false }
+                return !reason.hasPrefix("cannot connect")
+            }
+            // The connection is over, so everything it brought has been delivered: read it all.
+            let delivered = manager.fixCount
+            for index in streams.indices {
+                await streams[index].read(delivered - streams[index].fixes.count)
+                #expect(streams[index].fixes.count == delivered, "round \(round), subscriber \(index)")
+                #expect(streams[index].dropped == 0)
+            }
+        }
+        #expect(manager.subscriberCount == 10)
+        #expect(streams.allSatisfy { $0.fixes.map(\.time) == streams[0].fixes.map(\.time) })
         await manager.stop()
         #expect(manager.state == .idle)
     }

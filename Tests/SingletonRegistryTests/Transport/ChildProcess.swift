@@ -15,8 +15,9 @@ final class ChildProcess: Sendable {
     /// The child's own `$TMPDIR`, removed with this object.
     private let temporaryDirectory: String?
 
-    /// Starts `path` with `arguments`; standard output goes to `outputPath` (or /dev/null), standard error to
-    /// /dev/null. With `ownTemporaryDirectory`, the child's `$TMPDIR` is a new empty directory.
+    /// Starts `path` with `arguments`; standard output goes to `outputPath` (or /dev/null). With
+    /// `ownTemporaryDirectory`, the child's `$TMPDIR` is a new empty directory, which also keeps its standard error
+    /// (see ``errorOutput``); otherwise standard error goes to /dev/null.
     init(_ path: String, _ arguments: [String], outputPath: String? = nil, ownTemporaryDirectory: Bool = false) throws {
         var environment = ProcessInfo.processInfo.environment
         if ownTemporaryDirectory {
@@ -34,7 +35,8 @@ final class ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 2, temporaryDirectory.map { "\($0)/stderr" } ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -59,6 +61,12 @@ final class ChildProcess: Sendable {
 
     deinit {
         if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
+    }
+
+    /// What the child wrote to standard error so far, when it has its own temporary directory (where it is kept).
+    var errorOutput: String {
+        guard let temporaryDirectory else { return "" }
+        return (try? String(contentsOfFile: "\(temporaryDirectory)/stderr", encoding: .utf8)) ?? ""
     }
 
     /// Whether the child has not exited yet (reaps it if it has).

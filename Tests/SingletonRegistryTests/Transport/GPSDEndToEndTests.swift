@@ -24,10 +24,10 @@ import Testing
         guard let logPath = try GPSDTools.logPath(log) else { return }
         defer { if log == .generated { unlink(logPath) } }
 
-        let port = try GPSDTools.freePort()
         // -p: gpsfake watches the session itself, so after one pass (-1) it sees the device go, stops its gpsd and
         // exits; gpsd closing the connections ends our stream and gpspipe.
-        let fake = try GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-P", String(port), "-c", "0.02", logPath])
+        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.02", logPath])
+        let (fake, port) = (started.process, started.port)
         defer { fake.terminate() }
         let channel = try await GPSDTools.connect(port: port, while: fake)
 
@@ -61,7 +61,8 @@ import Testing
             }
         }
         #expect(end == .endOfFile)
-        #expect(logEnded, "gpsd reports the end of the log as DEVICE with \"activated\":0")
+        #expect(
+            logEnded, "gpsd reports the end of the log as DEVICE with \"activated\":0; gpsfake said: \(fake.errorOutput)")
         #expect(decoder.version?.protocolMajor == 3)
         #expect(decoder.invalidLineCount == 0)
         #expect(decoder.droppedLineCount == 0)
@@ -145,13 +146,69 @@ enum GPSDTools {
         return out
     }
 
-    /// Starts gpsfake with an empty `$TMPDIR` of its own.
+    /// A running gpsfake and the port its gpsd serves.
+    struct Fake {
+        let process: ChildProcess
+        let port: UInt16
+    }
+
+    /// Starts gpsfake with `arguments` on `port` (a free one when `nil`), working around two races of gpsfake 3.22.
     ///
     /// gpsfake names its gpsd's control socket `$TMPDIR/gpsfake-PID.sock` and, if a file of that name exists, takes
     /// it for its gpsd being ready. gpsd leaves the socket behind when it is stopped, so once pids wrap around, a
-    /// shared /tmp holds stale ones: gpsfake then never hands its log to gpsd and exits with "socket error".
-    static func startFake(_ gpsfake: String, _ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess(gpsfake, arguments, ownTemporaryDirectory: true)
+    /// shared /tmp holds stale ones: each gpsfake gets an empty `$TMPDIR` of its own.
+    ///
+    /// With `-p`, gpsfake connects its own client as soon as the control socket exists, but gpsd creates that socket
+    /// before it listens on TCP: on a loaded machine the client is refused and gpsfake exits with "socket error".
+    /// So with `-p` this returns once gpsfake's client is connected, and starts again on a new port (at most five
+    /// times) when gpsfake fell into that window.
+    static func startFake(_ gpsfake: String, _ arguments: [String], port: UInt16? = nil) async throws -> Fake {
+        var said = ""
+        for _ in 0..<5 {
+            let port = try port ?? freePort()
+            let process = try ChildProcess(gpsfake, ["-P", String(port)] + arguments, ownTemporaryDirectory: true)
+            guard arguments.contains("-p") else { return Fake(process: process, port: port) }
+            // Up to 30 s, 25 ms apart (pacing, not synchronisation): gpsfake starts its gpsd and connects, or exits.
+            for _ in 0..<1_200 where process.isRunning {
+                if try socketsConnected(toPort: port, ofProcess: process.pid) > 0 {
+                    return Fake(process: process, port: port)
+                }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            process.terminate()
+            await process.waitForExit()
+            said = process.errorOutput
+            guard said.contains("socket error") else { break }
+        }
+        throw SourceError(.connect, source: "gpsfake", reason: "did not start: \(said)")
+    }
+
+    /// How many of process `pid`'s descriptors are IPv4 TCP sockets whose peer is 127.0.0.1:`port`, whatever their
+    /// state: the connections a client holds to a server on that port.
+    static func socketsConnected(toPort port: UInt16, ofProcess pid: pid_t = getpid()) throws -> Int {
+        // /proc/net/tcp: "sl local_address rem_address st ... uid timeout inode", addresses as HEX_IP:HEX_PORT.
+        // Read to the end: /proc reports a size of 0, and a single read stops after a page.
+        let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0, "/proc/net/tcp: \(SourceError.systemMessage(errno))")
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while case let count = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), count > 0 {
+            bytes += buffer[0..<count]
+        }
+        let peer = String(format: "0100007F:%04X", port)
+        var inodes: Set<String> = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            if fields.count > 9, fields[2] == peer { inodes.insert("socket:[\(fields[9])]") }
+        }
+        let directory = "/proc/\(pid)/fd"
+        // The process may exit meanwhile: then it holds nothing.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.count { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)")).map(inodes.contains)
+                ?? false
+        }
     }
 
     /// A port the kernel just handed out on 127.0.0.1 (released for gpsd to bind).
