@@ -1,3 +1,4 @@
+import Dispatch
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
@@ -102,6 +103,116 @@ import Testing
         // The connection then closes after a good fix: the reason does not blame the dropped line.
         let reason = try #require(await states.nextReconnectReason())
         #expect(reason == "gpsd 127.0.0.1:\(peer.port) closed the connection")
+        await manager.stop()
+    }
+
+    /// A report with no position: delivered, but it does not clear `lastProblem` (only a position does).
+    static let noFixTPV = #"{"class":"TPV","mode":1,"time":"2026-11-22T12:00:00.000Z"}"# + "\r\n"
+
+    /// A peer that counts its connections and serves each through `serve(connection, index)` (1-based).
+    static func countingPeer(
+        _ connections: ObservedMutex<Int>, serve: @escaping @Sendable (Int32, Int) -> Void
+    ) throws -> LoopbackPeer {
+        try LoopbackPeer { connection in
+            let index = connections.withLock { count in
+                count += 1
+                return count
+            }
+            LoopbackPeer.drain(connection)
+            serve(connection, index)
+            LoopbackPeer.serveRequests(connection)
+        }
+    }
+
+    @Test @RegistryActor
+    func classesTheClientDoesNotUseAreIgnored() async throws {
+        let others = [
+            #"{"class":"GST","device":"/dev/ttyUSB0","time":"2026-11-22T12:00:00.000Z","rms":1.2,"major":2.5,"minor":1.1,"orient":30.0,"lat":1.5,"lon":1.4,"alt":2.8}"#,
+            #"{"class":"TOFF","device":"/dev/ttyUSB0","real_sec":1795348800,"real_nsec":0,"clock_sec":1795348800,"clock_nsec":1200,"precision":-1}"#,
+            #"{"class":"PPS","device":"/dev/ttyUSB0","real_sec":1795348800,"real_nsec":0,"clock_sec":1795348800,"clock_nsec":800,"precision":-20,"qErr":-1234}"#,
+            #"{"class":"ATT","device":"/dev/ttyUSB0","time":"2026-11-22T12:00:00.000Z","heading":142.3,"mag_st":"N","pitch":16.9,"roll":-4.3}"#,
+            #"{"class":"FOO","lat":"not a number","nested":[1,{"x":null}],"flag":true}"#,
+        ]
+        let stream = Array((Self.banner + others.map { $0 + "\r\n" }.joined() + Self.noFixTPV).utf8)
+        let connections = ObservedMutex(0)
+        let peer = try Self.countingPeer(connections) { connection, _ in
+            try? LocationTesting.writeAll(connection, stream)
+        }
+        defer { peer.close() }
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var fixes = FixReader(manager.updates())
+        try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
+
+        // Had any of them failed the connection, the report after them would never come: each retry is the same.
+        let fix = try #require(await fixes.read(1).first)
+        #expect(fix.mode == .noFix)
+        #expect(fix.time == GNSSTime(millisecondsSince1970: 1_795_348_800_000))
+        #expect(manager.lastProblem == nil)
+        #expect(manager.state == .waitingForFix(source: "gpsd 127.0.0.1:\(peer.port)"))
+        #expect(connections.withLock { $0 } == 1)
+        await manager.stop()
+    }
+
+    @Test @RegistryActor
+    func aReportWithAWrongTypeIsNamedAndTheNextOneDelivered() async throws {
+        let bad = #"{"class":"TPV","mode":3,"time":"2026-11-22T12:00:00.000Z","lat":"abc","lon":11.5}"# + "\r\n"
+        let first = Array((Self.banner + bad + Self.noFixTPV).utf8)
+        let connections = ObservedMutex(0)
+        // The peer sends the good fix only once the test has looked at the problem, so the fix cannot clear it first.
+        let gate = DispatchSemaphore(value: 0)
+        let peer = try Self.countingPeer(connections) { connection, _ in
+            try? LocationTesting.writeAll(connection, first)
+            guard gate.wait(timeout: .now() + 20) == .success else { return }
+            try? LocationTesting.writeAll(connection, Array(Self.tpv.utf8))
+        }
+        defer { peer.close() }
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var fixes = FixReader(manager.updates())
+        var states = StateWatch(manager)
+        try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
+
+        #expect(await fixes.read(1).first?.mode == .noFix)
+        #expect(
+            manager.lastProblem == #"invalid line from gpsd: TPV field "lat": expected a number, found a string"#)
+        gate.signal()
+        #expect(await fixes.read(1).first?.latitude == 48.1173)
+        #expect(manager.lastProblem == nil)
+        await states.next { $0.name == "fixed" }
+        #expect(!states.seen.contains { $0.name == "reconnecting" })
+        #expect(connections.withLock { $0 } == 1)
+        await manager.stop()
+    }
+
+    @Test @RegistryActor
+    func aMegabyteLineIsDroppedAndTheConnectionCarriesOn() async throws {
+        let megabyte = 1 << 20
+        let stream =
+            Array(Self.banner.utf8) + [UInt8](repeating: UInt8(ascii: "{"), count: megabyte) + Array("\n".utf8)
+            + Array(Self.noFixTPV.utf8)
+        let connections = ObservedMutex(0)
+        let gate = DispatchSemaphore(value: 0)
+        let peer = try Self.countingPeer(connections) { connection, _ in
+            try? LocationTesting.writeAll(connection, stream)
+            guard gate.wait(timeout: .now() + 20) == .success else { return }
+            try? LocationTesting.writeAll(connection, Array(Self.tpv.utf8))
+        }
+        defer { peer.close() }
+        let manager = LocationManager()
+        manager.reconnectPolicy = LocationTesting.quickReconnect
+        var fixes = FixReader(manager.updates())
+        var states = StateWatch(manager)
+        try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
+
+        #expect(await fixes.read(1).first?.mode == .noFix)
+        // Counted, not kept: the framer holds at most 10,240 bytes of a line.
+        #expect(manager.lastProblem == "gpsd sent a 1048576-byte line, over the limit; dropped it")
+        gate.signal()
+        #expect(await fixes.read(1).first?.latitude == 48.1173)
+        await states.next { $0.name == "fixed" }
+        #expect(!states.seen.contains { $0.name == "reconnecting" })
+        #expect(connections.withLock { $0 } == 1)
         await manager.stop()
     }
 }

@@ -222,6 +222,26 @@ final class LoopbackPeer: Sendable {
         _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
     }
 
+    /// Keeps the connection open until the client closes it (at most `seconds`), sending nothing but what `answer`
+    /// returns for a request line the client sent (without its newline).
+    static func serveRequests(_ fd: Int32, seconds: Int = 20, answer: (String) -> String? = { _ in nil }) {
+        var buffer = [UInt8](repeating: 0, count: 1_024)
+        var pending: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 50) == 1 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return }
+            pending += buffer[0..<count]
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let request = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if let reply = answer(request) { try? LocationTesting.writeAll(fd, Array(reply.utf8)) }
+            }
+        }
+    }
+
     /// Sends end-of-stream, then waits (bounded) for the client to close its side, so nothing is reset.
     static func finish(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_WR))
