@@ -35,6 +35,15 @@ open class LocationManager: ManagedSingleton {
     public var staleAfter: Duration = .seconds(5)
     /// How long to wait before reopening a lost source.
     public var reconnectPolicy = ReconnectPolicy()
+    /// How long a gpsd or NMEA-over-TCP connection may stay silent before it counts as stalled and is reopened;
+    /// `nil` waits for ever. Takes effect at the next ``start(_:)``.
+    ///
+    /// Silence is counted only while the manager has nothing left to decode, so a busy manager is never taken for a
+    /// silent peer. A gpsd with no receiver attached is quiet, so gpsd is first asked `?VERSION;`, which it answers
+    /// in any case: only a gpsd that also leaves that unanswered for the same time has stalled. NMEA over TCP has
+    /// nothing to ask; a receiver speaks at least once a second. The reason of the
+    /// ``LocationState/reconnecting(source:attempt:reason:nextTry:)`` state ends with `(stalled)`.
+    public var silenceTimeout: Duration? = .seconds(10)
 
     @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
@@ -69,7 +78,8 @@ open class LocationManager: ManagedSingleton {
                 throw error
             }
         }
-        let session = LocationSession(source: source, manager: self, policy: reconnectPolicy)
+        let session = LocationSession(
+            source: source, manager: self, policy: reconnectPolicy, silenceTimeout: silenceTimeout)
         self.session = Task { [firstChannel] in await session.run(firstChannel: firstChannel) }
     }
 

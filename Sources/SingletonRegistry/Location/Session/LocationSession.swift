@@ -10,6 +10,8 @@ struct LocationSession: Sendable {
     let source: LocationSource
     let manager: LocationManager
     let policy: ReconnectPolicy
+    /// How long a network source may stay silent; see ``LocationManager/silenceTimeout``.
+    let silenceTimeout: Duration?
 
     /// Runs until the task is cancelled, or the source ends for good (a file's end, a failed open).
     func run(firstChannel: ByteChannel?) async {
@@ -63,17 +65,42 @@ struct LocationSession: Sendable {
                 return (true, .failure(error.description))
             }
         }
-        return (true, await read(ByteReader(channel: channel).events(bufferLimit: 16)))
+        let reader = ByteReader(channel: channel)
+        let events = reader.events(bufferLimit: 16)
+        guard let silenceTimeout, case .tcp = byteSource else { return (true, await read(events, watch: nil)) }
+        let watch = SilenceWatch(timeout: silenceTimeout)
+        let probe: (request: String, send: @Sendable () -> Bool)? =
+            if case .gpsd = source {
+                (
+                    "?VERSION;",
+                    { (try? channel.write(GPSDRequest.version.bytes, timeout: .zero)) != nil }
+                )
+            } else {
+                nil
+            }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { [source] in
+                await watch.run(source: source.description, probe: probe, stop: reader.stop)
+            }
+            let end = await read(events, watch: watch)
+            group.cancelAll()
+            return (true, end)
+        }
     }
 
-    /// Decodes chunks until the source ends. The reader is held back while this decodes and delivers, so nothing
-    /// is dropped on the way in; cancelling the task ends the iteration, which stops the reader.
-    private func read(_ events: ByteReaderEvents) async -> SourceEnd {
+    /// Decodes chunks until the source ends or `watch` finds it stalled. The reader is held back while this decodes
+    /// and delivers, so nothing is dropped on the way in; cancelling the task ends the iteration, which stops the
+    /// reader.
+    private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> SourceEnd {
         var decoder = StreamDecoder(for: source)
         var pacer = source.pacing.map { ReplayPacer(speed: $0) }
         // The last problem of this connection since its last fix: a connection that ends after garbage names it.
         var problem: String?
-        for await event in events {
+        var iterator = events.makeAsyncIterator()
+        while true {
+            watch?.waiting()
+            guard let event = await iterator.next() else { break }
+            watch?.received()
             switch event {
             case .data(let bytes):
                 do {
@@ -90,6 +117,9 @@ struct LocationSession: Sendable {
                 for output in decoder.finish() {
                     problem = output.problemAfter(problem)
                     try? await deliver(output, pacer: &pacer)
+                }
+                if let stall = watch?.stall {
+                    return .failure(stall + (problem.map { "; last problem: \($0)" } ?? ""))
                 }
                 return describe(end, lastProblem: problem)
             }

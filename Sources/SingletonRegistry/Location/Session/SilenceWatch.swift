@@ -1,0 +1,84 @@
+/// Notices a network source that has stopped talking, so that its connection is given up instead of waited on for
+/// ever.
+///
+/// Silence is timed only while the session waits for bytes with nothing buffered: while it decodes or delivers, the
+/// reader is held back by flow control, and a slow consumer is not a silent peer. After ``timeout`` of silence the
+/// watch sends the ``probe`` if there is one (gpsd answers `?VERSION;` even when it has no device, and an idle gpsd
+/// is legitimately quiet); only silence for another ``timeout`` after it is a stall. Without a probe (NMEA over TCP,
+/// where a receiver talks at least once a second) the first ``timeout`` of silence is one.
+final class SilenceWatch: Sendable {
+    /// How long a silence may last before the watch acts.
+    let timeout: Duration
+    private let state = ObservedMutex(State())
+
+    private struct State {
+        /// When the session started waiting for bytes; `nil` while it works on some.
+        var waitingSince: ContinuousClock.Instant?
+        /// The silence a probe was sent in, identified by when it began.
+        var probedSilence: ContinuousClock.Instant?
+        /// Why the connection was given up, once it was.
+        var stall: String?
+    }
+
+    /// A watch that acts after `timeout` of silence.
+    init(timeout: Duration) {
+        self.timeout = timeout
+    }
+
+    /// The session is about to wait for the next bytes.
+    func waiting() {
+        state.withLock { $0.waitingSince = .now }
+    }
+
+    /// The session got something and is working on it.
+    func received() {
+        state.withLock { $0.waitingSince = nil }
+    }
+
+    /// Why the connection was given up for a stall, or `nil` if it was not.
+    var stall: String? { state.withLock { $0.stall } }
+
+    /// Watches until cancelled or until it finds a stall, which it records and then ends the reading with `stop`.
+    ///
+    /// `probe` names a request the peer must answer and sends it, returning `false` if it could not be sent at once
+    /// (a peer that stopped reading has stalled too). `source` names the peer in the stall's description.
+    func run(source: String, probe: (request: String, send: @Sendable () -> Bool)?, stop: @Sendable () -> Void) async {
+        let silence = Self.describe(timeout)
+        while !Task.isCancelled {
+            let (since, probed) = state.withLock { ($0.waitingSince, $0.probedSilence) }
+            guard let since else {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                continue
+            }
+            let deadline = since + (probed == since ? timeout * 2 : timeout)
+            if ContinuousClock.now < deadline {
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                continue
+            }
+            guard let probe else {
+                return giveUp("\(source) sent nothing for \(silence) (stalled)", stop: stop)
+            }
+            if probed == since {
+                return giveUp(
+                    "\(source) sent nothing for \(silence) and did not answer \(probe.request) within \(silence) (stalled)",
+                    stop: stop)
+            }
+            state.withLock { $0.probedSilence = since }
+            if !probe.send() {
+                return giveUp("\(source) sent nothing for \(silence) and did not take \(probe.request) (stalled)", stop: stop)
+            }
+        }
+    }
+
+    private func giveUp(_ reason: String, stop: @Sendable () -> Void) {
+        state.withLock { $0.stall = reason }
+        stop()
+    }
+
+    /// `10 s` for whole seconds, else `200 ms`.
+    static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(milliseconds) ms"
+    }
+}
