@@ -55,6 +55,7 @@ enum GPSDReference {
         writer.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "gpsdecode exited with \(process.terminationStatus)")
         var result: [Int: [[String: Any]]] = [:]
         for line in output.split(separator: UInt8(ascii: "\n")) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],

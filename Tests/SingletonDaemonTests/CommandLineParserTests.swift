@@ -67,6 +67,16 @@ import Testing
         #expect(try CommandLineParser.parse(["--version"]) == .version)
     }
 
+    @Test func helpAndVersionWinWhereverTheyStand() throws {
+        #expect(try CommandLineParser.parse(["run", "--help"]) == .help)
+        #expect(try CommandLineParser.parse(["--gpsd", "127.0.0.1:2947", "-h"]) == .help)
+        #expect(try CommandLineParser.parse(["run", "--bogus", "--help"]) == .help)
+        #expect(try CommandLineParser.parse(["survey", "30", "--help"]) == .help)
+        #expect(try CommandLineParser.parse(["run", "--nmea", "-", "--version"]) == .version)
+        #expect(try CommandLineParser.parse(["status", "--version"]) == .version)
+        #expect(try CommandLineParser.parse(["decode", "--help"]) == .decode(["--help"]))
+    }
+
     @Test(arguments: [
         (["--bogus"], "unknown option '--bogus'"),
         (["frobnicate"], "unknown command 'frobnicate'"),
@@ -90,7 +100,7 @@ import Testing
         (["survey", "10", "20"], "unexpected argument '20'"),
         (["survey", "0"], "not a number of seconds"),
         (["watch", "--follow"], "unknown option '--follow' for watch"),
-        (["--version", "x"], "unexpected argument 'x'"),
+        (["help", "x"], "unexpected argument 'x'"),
         (["--demo=yes"], "--demo takes no value"),
     ])
     func wrongCommandLinesAreUsageErrors(arguments: [String], expected: String) {

@@ -4,7 +4,7 @@ import SingletonDaemon
 import Testing
 
 /// The control socket in-process, with a scripted handler: limits, bad input, watchers, socket file handling.
-@Suite struct ControlServerTests {
+@Suite(.timeLimit(.minutes(3))) struct ControlServerTests {
     private let logger = Logger(minimumLevel: .error, journalFormat: false)
 
     /// A handler that answers `status` with a fixed line and makes `watch` clients watchers.

@@ -3,7 +3,7 @@ import GNSSProtocol
 import Testing
 
 /// The built `singletond` binary as users run it: a child process, its output, its control socket, its signals.
-@Suite(.serialized) struct DaemonEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonEndToEndTests {
     private func json(_ line: String?) -> JSONValue? {
         guard let line else { return nil }
         return try? JSONValue(parsing: line)

@@ -6,7 +6,7 @@ import Testing
 
 /// The built `singletond` under the faults of the reliability issue: abuse of the control socket, an output that
 /// cannot be written, another user at the socket. A well-behaved client must be served throughout.
-@Suite(.serialized) struct DaemonFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonFaultTests {
     static func json(_ line: String?) -> JSONValue? {
         guard let line else { return nil }
         return try? JSONValue(parsing: line)

@@ -1,7 +1,7 @@
 import SingletonDaemon
 import Testing
 
-@Suite struct DecodeCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct DecodeCommandTests {
     @Test func unreadableFileExitsWithStatus1() {
         #expect(DecodeCommand.run(["/nonexistent/singletond-decode-test.nmea"]) == 1)
     }

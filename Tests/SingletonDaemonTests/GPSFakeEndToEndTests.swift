@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The daemon against a real gpsd (`gpsfake` replaying a fixture), compared with what `gpspipe -w` sees.
-@Suite(.serialized) struct GPSFakeEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
     private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 

@@ -2,7 +2,7 @@ import Foundation
 import SingletonDaemon
 import Testing
 
-@Suite struct SDNotifyTests {
+@Suite(.timeLimit(.minutes(3))) struct SDNotifyTests {
     @Test func sendsDatagramsToAPathSocket() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

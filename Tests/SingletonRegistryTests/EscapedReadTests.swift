@@ -7,7 +7,7 @@ import Testing
 ///
 /// Serialized and overriding only `locationManager`, which no other suite here overrides: an escaped read cannot be
 /// attributed to one test, so it is recorded on every active scope that replaced the manager read.
-@Suite(.serialized) struct EscapedReadTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct EscapedReadTests {
     @RegistryActor
     static func readLocationManager() -> ObjectIdentifier {
         ObjectIdentifier(appSingletons.locationManager)

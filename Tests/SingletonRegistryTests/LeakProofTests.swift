@@ -3,7 +3,7 @@ import SingletonRegistryTesting
 import Testing
 
 /// When an override scope ends, work its managers started is cancelled and awaited: nothing runs on.
-@Suite struct LeakProofTests {
+@Suite(.timeLimit(.minutes(1))) struct LeakProofTests {
     /// A job that never ends on its own: only cancellation stops it.
     static func endless(_ started: AsyncStream<Void>.Continuation) -> LongTask<Void> {
         LongTask(name: "endless") { _ in

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The registry starts its managers in dependency order and stops them in reverse, awaiting each.
-@Suite struct LifecycleTests {
+@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     /// A journal of lifecycle events shared by the probes of one test.
     final class Journal: Sendable {
         private let entries = ObservedMutex<[String]>([])

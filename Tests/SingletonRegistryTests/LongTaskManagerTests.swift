@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// One job at a time, joined runs, progress, cancellation, and an actor that stays responsive.
-@Suite struct LongTaskManagerTests {
+@Suite(.timeLimit(.minutes(1))) struct LongTaskManagerTests {
     /// A job that runs until released, counting how often it started.
     final class Gate: Sendable {
         let starts = Atomic<Int>(0)
@@ -33,11 +33,12 @@ import Testing
         let manager = LongTaskManager(defaultJob: LongTask(name: "default") { _ in _ = try await gate.body() })
         async let first: Void = manager.doLongTask()
         await gate.waitUntilStarted()
-        async let second: Void = manager.doLongTask()
-        await Task.yield()
-        gate.releaseSignal.yield()
+        // `Task.immediate` runs on this actor until its first suspension, so the second call has joined (or started
+        // a run of its own) before the gate opens. Finishing the gate lets a wrongly started second run end too.
+        let second = Task.immediate { @RegistryActor in try await manager.doLongTask() }
+        gate.releaseSignal.finish()
         try await first
-        try await second
+        try await second.value
         #expect(gate.starts.load(ordering: .relaxed) == 1)
         #expect(manager.isTaskDone)
     }

@@ -3,7 +3,7 @@ import SingletonRegistry
 import Testing
 
 /// Observers see every state change of the long-task manager, in order, and end on the true final state.
-@Suite struct LongTaskOrderingTests {
+@Suite(.timeLimit(.minutes(1))) struct LongTaskOrderingTests {
     static let runs = 2_000
 
     @Test @RegistryActor

@@ -2,7 +2,7 @@ import SingletonRegistry
 import Testing
 
 /// The seed's original test, ported to Swift Testing: replace the process-wide container, then check the mock ran.
-@Suite struct SeedStyleTests {
+@Suite(.timeLimit(.minutes(1))) struct SeedStyleTests {
     @Test @RegistryActor
     func mockReplacesTheSharedLongTaskManager() async throws {
         let mock = LongTaskManagerMock()

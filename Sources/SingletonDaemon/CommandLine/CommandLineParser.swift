@@ -5,10 +5,17 @@
 public enum CommandLineParser {
     /// Parses `arguments` (without the program name).
     ///
+    /// `--help` (or `-h`) and `--version` win wherever they stand, as in `singletond run --gpsd --help`, except
+    /// after `decode`, which reads its own arguments.
+    ///
     /// - Throws: ``UsageError`` naming the first argument that is wrong.
     public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonCommand {
         guard let first = arguments.first else { return .run(RunOptions()) }
         let rest = Array(arguments.dropFirst())
+        if first != "decode" {
+            if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
+            if arguments.contains("--version") { return .version }
+        }
         switch first {
         case "run": return .run(try parseRun(rest))
         case "status": return .status(control: try parseClient(rest, command: first, allowsSeconds: false).control)
@@ -18,12 +25,9 @@ public enum CommandLineParser {
             let parsed = try parseClient(rest, command: first, allowsSeconds: true)
             return .survey(seconds: parsed.seconds, control: parsed.control)
         case "decode": return .decode(rest)
-        case "help", "-h", "--help":
+        case "help":
             guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])' after \(first)") }
             return .help
-        case "--version":
-            guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])' after \(first)") }
-            return .version
         default:
             if first.hasPrefix("-") { return .run(try parseRun(arguments)) }
             throw UsageError("unknown command '\(first)'")

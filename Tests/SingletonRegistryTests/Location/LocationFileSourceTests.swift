@@ -3,7 +3,7 @@ import SingletonRegistry
 import Testing
 
 /// NMEA files and in-memory replays go through the decoder and reach subscribers whole and in order.
-@Suite struct LocationFileSourceTests {
+@Suite(.timeLimit(.minutes(1))) struct LocationFileSourceTests {
     @Test @RegistryActor
     func aFileDeliversEveryFixTheDecoderMakes() async throws {
         let name = "multignss-midnight.nmea"

@@ -3,7 +3,7 @@ import GNSSProtocol
 import Testing
 
 /// A fixed state turns stale when fixes stop, and then no timer is left running: an idle daemon uses no CPU.
-@Suite struct LocationStalenessTests {
+@Suite(.timeLimit(.minutes(1))) struct LocationStalenessTests {
     @Test @RegistryActor
     func staleAfterSilenceThenNoTimerRemains() async {
         let manager = LocationManager()

@@ -4,7 +4,7 @@ import SingletonRegistryTesting
 import Testing
 
 /// `ScriptedLocationManager` plays its script through the real delivery path, stops when told, and replays on start.
-@Suite struct ScriptedLocationManagerTests {
+@Suite(.timeLimit(.minutes(1))) struct ScriptedLocationManagerTests {
     static let script = (1...5).map { n in
         Fix(
             mode: .threeD, time: GNSSTime(millisecondsSince1970: 1_795_348_800_000 + Int64(n) * 1_000),

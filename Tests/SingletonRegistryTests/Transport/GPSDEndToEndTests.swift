@@ -114,20 +114,10 @@ enum GPSDTools {
         switch log {
         case .generated:
             let path = temporaryPath("generated.log")
-            try generatedLog().write(toFile: path, atomically: true, encoding: .utf8)
+            try generatedLog().write(toFile: path, atomically: false, encoding: .utf8)
             return path
         case .ubloxLEA4H:
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
-            let path = root.deletingLastPathComponent().appendingPathComponent("shared/nmea-samples/\(log.rawValue)")
-                .path
-            guard FileManager.default.fileExists(atPath: path) else {
-                print(
-                    "Skipping the \(log.rawValue) replay: \(path) is absent (the shared NMEA samples live in ../shared)."
-                )
-                return nil
-            }
-            return path
+            return LocationTesting.sharedSample(log.rawValue)
         }
     }
 
