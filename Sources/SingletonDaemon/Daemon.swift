@@ -89,7 +89,8 @@ public enum Daemon {
         let signo = await iterator.next() ?? SIGTERM
         logger.info("\(SignalHandler.name(of: signo)): shutting down")
         notify.stopping()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1_800)) {
+        let deadline = DispatchTimeInterval.milliseconds(Int(shutdownDeadline / .milliseconds(1)))
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
             logger.error("shutdown took longer than \(shutdownDeadline); exiting now")
             _exit(1)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SingletonDaemon
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct SDNotifyTests {
@@ -37,6 +38,36 @@ import Testing
         directory.remove()
         let notify = SDNotify(environment: ["NOTIFY_SOCKET": directory.file("gone")])
         #expect(!notify.stopping())
+    }
+
+    /// Answers its first two probes at once and holds the third until released.
+    final class WedgingProbe: Sendable {
+        private let calls = Atomic<Int>(0)
+        let (wedged, wedgedSignal) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
+
+        func probe() async {
+            guard calls.add(1, ordering: .relaxed).newValue == 3 else { return }
+            wedgedSignal.yield()
+            for await _ in release { return }
+        }
+    }
+
+    @Test func watchdogPingsOnlyAfterTheActorAnswers() async {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let listener = DatagramSocket(name: directory.file("notify"))
+        let notify = SDNotify(environment: ["NOTIFY_SOCKET": listener.name])
+        let probe = WedgingProbe()
+        let watchdog = Task { await Watchdog.run(every: .milliseconds(10), notify: notify, probe: probe.probe) }
+        defer { watchdog.cancel() }
+        #expect(listener.receive() == "WATCHDOG=1")
+        #expect(listener.receive() == "WATCHDOG=1")
+        // The third probe hangs, as a wedged actor would: no ping may be sent meanwhile.
+        for await _ in probe.wedged { break }
+        #expect(listener.receive(timeout: 0) == nil, "a ping went out while the probe hung")
+        probe.releaseSignal.yield()
+        #expect(listener.receive() == "WATCHDOG=1", "pings resume once the actor answers")
     }
 
     @Test func watchdogIntervalIsHalfOfWatchdogUsec() {

@@ -12,15 +12,20 @@ public enum Watchdog {
         return .microseconds(usec / 2)
     }
 
-    /// Sends `WATCHDOG=1` every `interval` after the registry's actor answered, until the task is cancelled.
-    public static func run(every interval: Duration, notify: SDNotify) async {
+    /// Sends `WATCHDOG=1` every `interval` after `probe` returned, until the task is cancelled.
+    ///
+    /// `probe` replaces the call on the registry's actor; a test passes one it can hold back.
+    public static func run(
+        every interval: Duration, notify: SDNotify, probe: (@Sendable () async -> Void)? = nil
+    ) async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: interval)
             } catch {
                 return
             }
-            await answer()
+            if let probe { await probe() } else { await answer() }
+            if Task.isCancelled { return }
             notify.watchdog()
         }
     }
