@@ -3,11 +3,11 @@ import Testing
 
 /// The daemon against a real gpsd (`gpsfake` replaying a fixture), compared with what `gpspipe -w` sees.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
-    private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 
     /// The path of `tool`, or `nil` (skipped outside CI, an issue under CI=true).
-    private static func tool(_ name: String) -> String? {
+    static func tool(_ name: String) -> String? {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for directory in path where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
             return "\(directory)/\(name)"
@@ -21,7 +21,7 @@ import Testing
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now.
-    private static func freePort() -> UInt16 {
+    static func freePort() -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

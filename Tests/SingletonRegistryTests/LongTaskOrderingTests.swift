@@ -29,6 +29,35 @@ import Testing
         #expect(manager.isTaskDone)
     }
 
+    /// Jobs started from tasks of different priorities: the actor runs waiting jobs by priority, so a change sent
+    /// from a job of its own (the seed's `didSet { Task { ... } }`) can overtake an earlier one sent at a lower
+    /// priority. The stream must still have every change in the order it happened.
+    @Test @RegistryActor
+    func transitionsOfJobsStartedAtMixedPrioritiesArriveInOrder() async throws {
+        let manager = LongTaskManager()
+        let changes = manager.stateChanges()
+        let priorities: [TaskPriority] = [.background, .high, .low, .userInitiated, .medium]
+        for i in 0..<Self.runs {
+            try await Task(priority: priorities[i % priorities.count]) {
+                try await manager.run(LongTask(name: "job \(i)") { progress in await progress.report(0.5) })
+            }.value
+        }
+        var expected: [LongTaskState] = [.idle]
+        for i in 0..<Self.runs {
+            expected += [
+                .running(name: "job \(i)", progress: 0), .running(name: "job \(i)", progress: 0.5),
+                .finished(name: "job \(i)"),
+            ]
+        }
+        var seen: [LongTaskState] = []
+        for await state in changes {
+            seen.append(state)
+            if seen.count == expected.count { break }
+        }
+        #expect(seen == expected)
+        #expect(manager.state == .finished(name: "job \(Self.runs - 1)"))
+    }
+
     @Test @RegistryActor
     func observationsEndOnTheFinalValue() async throws {
         let manager = LongTaskManager()
