@@ -164,12 +164,15 @@ public enum Daemon {
         Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    var source: String?
                     for await state in locations {
                         switch state {
                         case .reconnecting, .stale: logger.notice("location: \(state)")
                         case .failed: logger.error("location: \(state)")
+                        case .idle: logger.info("location: idle" + (source.map { " (\($0) ended)" } ?? ""))
                         default: logger.info("location: \(state)")
                         }
+                        source = state.source
                         await changed()
                     }
                 }

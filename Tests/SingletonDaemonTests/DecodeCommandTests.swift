@@ -11,11 +11,4 @@ import Testing
         #expect(DecodeCommand.run(["a.nmea", "b.nmea"]) == 64)
         #expect(DecodeCommand.run(["--device"]) == 64)
     }
-
-    @Test func decodesAFileToStatus0() {
-        let fixture =
-            String(#filePath.dropLast("SingletonDaemonTests/DecodeCommandTests.swift".count))
-            + "Fixtures/NMEA/legacy-gp-noise.nmea"
-        #expect(DecodeCommand.run(["--device", "test", fixture]) == 0)
-    }
 }

@@ -29,6 +29,16 @@ public enum LocationState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The source this state is about; `nil` when idle.
+    public var source: String? {
+        switch self {
+        case .idle: nil
+        case .connecting(let source), .waitingForFix(let source), .fixed(let source), .stale(let source),
+            .reconnecting(let source, _, _, _), .failed(let source, _):
+            source
+        }
+    }
+
     /// The short name of the case: `idle`, `connecting`, `waiting`, `fixed`, `stale`, `reconnecting` or `failed`.
     public var name: String {
         switch self {

@@ -15,7 +15,8 @@ final class ChildProcess: Sendable {
     let stderrIdentity: String
     private let exit = ExitRecord()
 
-    init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
+    /// Starts `path` with `arguments` and `environment`; its standard input is the file at `stdin`.
+    init(_ path: String, _ arguments: [String], environment: [String: String], stdin: String = "/dev/null") throws {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
         guard pipe(&out) == 0, pipe(&err) == 0 else { throw POSIXError(.EMFILE) }
@@ -34,7 +35,7 @@ final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         for fd in out + err { posix_spawn_file_actions_addclose(&actions, fd) }

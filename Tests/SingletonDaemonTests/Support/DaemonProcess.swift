@@ -20,7 +20,9 @@ final class DaemonProcess: Sendable {
     ///
     /// With `journal`, `$JOURNAL_STREAM` names the device and inode of the pipe that is the child's standard error,
     /// as systemd sets it when standard error is the journal.
-    init(_ arguments: [String], environment: [String: String] = [:], journal: Bool = false) throws {
+    init(
+        _ arguments: [String], environment: [String: String] = [:], journal: Bool = false, stdin: String = "/dev/null"
+    ) throws {
         guard let binary = Self.binary else {
             Issue.record("singletond is not built next to the test bundle; run `swift build` first")
             throw CocoaError(.fileNoSuchFile)
@@ -31,7 +33,7 @@ final class DaemonProcess: Sendable {
         }
         env.merge(environment) { $1 }
         if journal { env["JOURNAL_STREAM"] = "$STDERR_IDENTITY" }
-        child = try ChildProcess(binary, arguments, environment: env)
+        child = try ChildProcess(binary, arguments, environment: env, stdin: stdin)
     }
 
     /// The daemon's process ID.
@@ -50,9 +52,9 @@ final class DaemonProcess: Sendable {
 
     /// Runs `singletond arguments` to completion: its exit status and output lines.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 30
+        _ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", timeout: Double = 30
     ) async throws -> (status: Int32?, stdout: [String], stderr: [String]) {
-        let child = try DaemonProcess(arguments, environment: environment)
+        let child = try DaemonProcess(arguments, environment: environment, stdin: stdin)
         let (outReader, errReader) = (child.stdout, child.stderr)
         async let out = outReader.rest(timeout: timeout)
         async let err = errReader.rest(timeout: timeout)
