@@ -5,11 +5,12 @@
 public struct LongTask<Output: Sendable>: Sendable {
     /// Identifies the job: a ``LongTaskManager/run(_:)`` of a job with the name of the running one joins that run.
     public var name: String
-    /// The work itself; nonisolated, so it runs on the cooperative pool, not on the registry's actor.
-    public var work: @Sendable (TaskProgress) async throws -> Output
+    /// The work itself. `@concurrent`: it runs on the cooperative pool, never on the registry's actor, whatever the
+    /// caller's isolation and whatever the module's default for nonisolated async functions (SE-0461).
+    public var work: @concurrent @Sendable (TaskProgress) async throws -> Output
 
     /// Creates a job.
-    public init(name: String, work: @escaping @Sendable (TaskProgress) async throws -> Output) {
+    public init(name: String, work: @escaping @concurrent @Sendable (TaskProgress) async throws -> Output) {
         self.name = name
         self.work = work
     }

@@ -78,7 +78,7 @@ import Testing
             } catch {
                 timedOut = error
                 #expect(ContinuousClock.now - start >= .milliseconds(300))
-                #expect(ContinuousClock.now - start < .seconds(3))
+                #expect(ContinuousClock.now - start < .seconds(10))
             }
         }
         let error = try #require(timedOut)
@@ -99,7 +99,9 @@ import Testing
         let start = ContinuousClock.now
         reader.stop()
         #expect(await events.untilEnd().end == .stopped)
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // The wake pipe ends the poll at once; the bound only tells that from a poll that runs to a timeout, with room
+        // for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(5))
         reader.stop()
     }
 
