@@ -1,4 +1,5 @@
 import Foundation
+import GNSSProtocol
 import Testing
 
 extension DaemonEndToEndTests {
@@ -16,24 +17,43 @@ extension DaemonEndToEndTests {
         return (daemon, fifo)
     }
 
+    /// A shutdown that cannot finish: the output is a FIFO that nobody reads, filled with more TPV lines than its
+    /// pipe holds, so closing the output waits for a writer that is stuck until the hard deadline.
     @Test func aSecondSignalDuringShutdownExitsAtOnce() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let (daemon, fifo) = try await startIdle(in: directory)
-        defer {
-            daemon.kill()
-            close(fifo)
-        }
-        // The second signal arrives while the first one's graceful shutdown has only begun. Dispatch does not order
-        // the two signals' handlers, so the one handled second names the exit status: 128 + SIGINT or SIGTERM.
+        let track = directory.file("track.nmea")
+        try Self.manyEpochs(2_000).write(toFile: track, atomically: false, encoding: .utf8)
+        let outputPath = directory.file("out")
+        try #require(mkfifo(outputPath, 0o600) == 0)
+        // Read-write, so the daemon's open does not wait for a reader; the test never reads it.
+        let output = open(outputPath, O_RDWR | O_CLOEXEC)
+        try #require(output >= 0)
+        defer { close(output) }
+        let daemon = try DaemonProcess([
+            "--nmea", track, "--control", directory.file("c.sock"), "--output", outputPath,
+        ])
+        defer { daemon.kill() }
+        // Every fix has been handed to the output, whose writer is now blocked on the full pipe.
+        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
+        try #require(ended != nil, "\(daemon.stderr.history)")
+
         daemon.signal(SIGTERM)
+        #expect(await daemon.stderr.line(containing: "SIGTERM: shutting down") != nil)
         daemon.signal(SIGINT)
         let status = await daemon.exitStatus()
-        #expect(
-            status == 128 + SIGINT || status == 128 + SIGTERM,
-            "exit status \(String(describing: status)): \(daemon.stderr.history)")
+        #expect(status == 128 + SIGINT, "exit status \(String(describing: status)): \(daemon.stderr.history)")
         let log = await daemon.stderr.rest()
-        #expect(!log.contains { $0.contains("info: stopped") }, "the second signal did not wait for the shutdown")
+        #expect(!log.contains { $0.contains("stopped") || $0.contains("shutdown took longer") }, "\(log)")
+    }
+
+    /// `count` one-second epochs of RMC and GGA.
+    static func manyEpochs(_ count: Int) -> String {
+        (0..<count).map { n in
+            let time = String(format: "%02d%02d%02d.00", 10 + n / 3_600, n / 60 % 60, n % 60)
+            return NMEAChecksum.sentence("GPRMC,\(time),A,5221.480,N,00452.300,E,001.0,090.0,221126,,,A")
+                + NMEAChecksum.sentence("GPGGA,\(time),5221.480,N,00452.300,E,1,08,0.9,10.0,M,46.9,M,,")
+        }.joined()
     }
 
     @Test func anIdleDaemonUsesNoCPU() async throws {
