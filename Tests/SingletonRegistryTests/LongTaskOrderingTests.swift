@@ -6,6 +6,26 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct LongTaskOrderingTests {
     static let runs = 2_000
 
+    /// The transitions of `runs` jobs named `job 0`, `job 1`, ... that each report 0.5 once, after the initial idle.
+    static let expectedTransitions: [LongTaskState] =
+        [.idle]
+        + (0..<runs).flatMap { i -> [LongTaskState] in
+            [
+                .running(name: "job \(i)", progress: 0), .running(name: "job \(i)", progress: 0.5),
+                .finished(name: "job \(i)"),
+            ]
+        }
+
+    /// The first `expectedTransitions.count` states of `changes`.
+    static func firstStates(of changes: AsyncStream<LongTaskState>) async -> [LongTaskState] {
+        var seen: [LongTaskState] = []
+        for await state in changes {
+            seen.append(state)
+            if seen.count == expectedTransitions.count { break }
+        }
+        return seen
+    }
+
     @Test @RegistryActor
     func everyTransitionOfThousandsOfRunsArrivesInOrder() async throws {
         let manager = LongTaskManager()
@@ -13,19 +33,7 @@ import Testing
         for i in 0..<Self.runs {
             try await manager.run(LongTask(name: "job \(i)") { progress in await progress.report(0.5) })
         }
-        var expected: [LongTaskState] = [.idle]
-        for i in 0..<Self.runs {
-            expected += [
-                .running(name: "job \(i)", progress: 0), .running(name: "job \(i)", progress: 0.5),
-                .finished(name: "job \(i)"),
-            ]
-        }
-        var seen: [LongTaskState] = []
-        for await state in changes {
-            seen.append(state)
-            if seen.count == expected.count { break }
-        }
-        #expect(seen == expected)
+        #expect(await Self.firstStates(of: changes) == Self.expectedTransitions)
         #expect(manager.isTaskDone)
     }
 
@@ -42,19 +50,7 @@ import Testing
                 try await manager.run(LongTask(name: "job \(i)") { progress in await progress.report(0.5) })
             }.value
         }
-        var expected: [LongTaskState] = [.idle]
-        for i in 0..<Self.runs {
-            expected += [
-                .running(name: "job \(i)", progress: 0), .running(name: "job \(i)", progress: 0.5),
-                .finished(name: "job \(i)"),
-            ]
-        }
-        var seen: [LongTaskState] = []
-        for await state in changes {
-            seen.append(state)
-            if seen.count == expected.count { break }
-        }
-        #expect(seen == expected)
+        #expect(await Self.firstStates(of: changes) == Self.expectedTransitions)
         #expect(manager.state == .finished(name: "job \(Self.runs - 1)"))
     }
 
