@@ -4,6 +4,8 @@
 # The input is ../shared/nmea-samples/*.log (or Tests/Fixtures/NMEA/*.nmea when the samples are absent)
 # concatenated COPIES times (default 200). Each tool decodes it RUNS times (default 5), output to /dev/null;
 # the script prints the median sentences/s of each and the ratio. A benchmark, not a test: it never fails on speed.
+# Environment (optional): SINGLETOND=path uses that binary and builds nothing; SCRATCH_PATH=dir builds the release
+# binary with `swift build --scratch-path dir` instead of the default .build.
 set -euo pipefail
 copies="${1:-200}"
 runs="${2:-5}"
@@ -16,8 +18,16 @@ trap 'rm -f "$input"' EXIT
 for ((i = 0; i < copies; i++)); do cat "${samples[@]}"; done > "$input"
 sentences=$(grep -c '^[$!]' "$input" || true)
 bytes=$(stat -c %s "$input")
-(cd "$root" && swift build -c release --product singletond >/dev/null)
-ours="$root/.build/release/singletond"
+if [ -n "${SINGLETOND:-}" ]; then
+    ours="$SINGLETOND"
+elif [ -n "${SCRATCH_PATH:-}" ]; then
+    (cd "$root" && swift build -c release --scratch-path "$SCRATCH_PATH" --product singletond >/dev/null)
+    ours="$SCRATCH_PATH/release/singletond"
+else
+    (cd "$root" && swift build -c release --product singletond >/dev/null)
+    ours="$root/.build/release/singletond"
+fi
+[ -x "$ours" ] || { echo "not an executable: $ours" >&2; exit 1; }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 time_ns() { local s e; s=$(date +%s%N); "$@" < "$input" > /dev/null 2>&1; e=$(date +%s%N); echo $((e - s)); }

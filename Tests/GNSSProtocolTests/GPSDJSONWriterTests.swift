@@ -46,4 +46,25 @@ import Testing
         #expect(text(123.456789, 4) == "123.4568")
         #expect(text(.nan, 2) == "")
     }
+
+    /// The writer formats in a 1 KiB buffer: lines far longer than that (a long escaped device name, a sky with
+    /// many satellites) come out whole and in order.
+    @Test func linesLongerThanTheFormattingBufferComeOutWhole() throws {
+        let device = String(repeating: "dev\"ice\n/", count: 300)
+        let escaped = String(repeating: "dev\\\"ice\\n/", count: 300)
+        var out: [UInt8] = []
+        GPSDJSONWriter.appendTPV(Fix(mode: .noFix, device: device), to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "{\"class\":\"TPV\",\"device\":\"\(escaped)\",\"mode\":1}\n")
+
+        let satellites = (1...90).map {
+            Satellite(prn: $0, elevation: -12.26, azimuth: 359.96, signalStrength: 45, used: $0 % 2 == 0)
+        }
+        out.removeAll()
+        GPSDJSONWriter.appendSKY(SkyView(satellites: satellites, device: device), to: &out)
+        let line = String(decoding: out, as: UTF8.self)
+        #expect(line.hasPrefix("{\"class\":\"SKY\",\"device\":\"\(escaped)\",\"nSat\":90,\"uSat\":45,"))
+        #expect(line.contains("{\"PRN\":89,\"el\":-12.3,\"az\":360.0,\"ss\":45.0,\"used\":false},{\"PRN\":90,"))
+        #expect(line.hasSuffix("\"used\":true}]}\n"))
+        #expect(line.split(separator: "\"PRN\"").count == 91)
+    }
 }

@@ -143,4 +143,47 @@ import Testing
         #expect(fixes.count == 5)
         #expect(fixes.allSatisfy { $0.mode == .threeD && $0.speed != nil && $0.altitudeMSL != nil })
     }
+
+    /// Cycles of a chartplotter: GGA, a heading (HDG, not decoded), RMC, a VTG that disagrees with the RMC, and
+    /// optionally a GLL stamped with the cycle's time that arrives last, just before the next cycle's GGA.
+    static func chartplotter(depth: Bool, trailingGLL: Bool) -> [String] {
+        var bodies = depth ? ["SDDBT,18.0,f,5.4,M,3.0,F"] : []
+        for s in 0..<4 {
+            bodies += [
+                "GPGGA,12000\(s),4807.0\(s)0,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+                "SDHDG,101.5,,,1.3,E",
+                "GPRMC,12000\(s),A,4807.0\(s)2,N,01131.000,E,10.0,90.0,230326,,",
+                "GPVTG,100.0,T,,M,12.0,N,,K",
+            ]
+            if trailingGLL { bodies.append("GPGLL,4807.0\(s)4,N,01131.000,E,12000\(s),A,A") }
+        }
+        return bodies
+    }
+
+    /// gpsd 3.22 (checked with gpsdecode): once a DBT has been seen it reports after every sentence without a time
+    /// and never at GGA/RMC/GLL, so a cycle's last report carries the VTG that follows the RMC and leaves out a GLL
+    /// of the same time that comes after the last untimestamped sentence. Without DBT it reports at the ender.
+    @Test func afterADepthSentenceACycleIsReportedAsOfItsLastSentenceWithoutATime() {
+        func laterCycles(depth: Bool, trailingGLL: Bool) -> [Fix] {
+            Self.decode(Self.chartplotter(depth: depth, trailingGLL: trailingGLL)).fixes.filter {
+                ($0.time?.iso8601 ?? "") >= "2026-03-23T12:00:01"
+            }
+        }
+        let knots = 1852.0 / 3600
+        for trailingGLL in [false, true] {
+            let fixes = laterCycles(depth: true, trailingGLL: trailingGLL)
+            #expect(fixes.count == 3)
+            for (k, fix) in fixes.enumerated() {
+                // The RMC's position (not the trailing GLL's), the VTG's speed and track (not the RMC's), and the
+                // altitude of the GGA earlier in the cycle.
+                #expect(abs(fix.latitude! - (48 + (7 + Double(k + 1) * 0.01 + 0.002) / 60)) < 1e-9)
+                #expect(abs(fix.speed! - 12 * knots) < 1e-9 && fix.track == 100)
+                #expect(fix.mode == .threeD && fix.altitudeMSL == 545.4)
+            }
+        }
+        // Without the depth sentence the learned ender (GLL) reports the whole cycle, the GLL's position included.
+        let plain = laterCycles(depth: false, trailingGLL: true)
+        #expect(plain.count == 3)
+        #expect(abs(plain[2].latitude! - (48 + 7.034 / 60)) < 1e-9 && abs(plain[2].speed! - 12 * knots) < 1e-9)
+    }
 }

@@ -9,118 +9,253 @@ public enum GPSDJSONWriter {
     public static func appendTPV(
         _ fix: Fix, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
-        literal("{\"class\":\"TPV\"", &out)
-        if let device = device ?? fix.device {
-            literal(",\"device\":", &out)
-            appendString(device, to: &out)
+        LineBuffer.with(&out) { w, out in
+            w.reserve(64, &out)
+            w.literal("{\"class\":\"TPV\"")
+            if let device = device ?? fix.device {
+                w.literal(",\"device\":")
+                w.string(device, &out)
+            }
+            w.reserve(96, &out)
+            if let status = fix.status, status >= 2 {
+                w.literal(",\"status\":")
+                w.int(status)
+            }
+            w.literal(",\"mode\":")
+            w.int(fix.mode.rawValue)
+            if let time = fix.time {
+                w.literal(",\"time\":\"")
+                w.time(time)
+                w.byte(0x22)
+            }
+            w.number(",\"ept\":", fix.ept, 3, &out)
+            w.number(",\"lat\":", fix.latitude, 9, &out)
+            w.number(",\"lon\":", fix.longitude, 9, &out)
+            w.number(",\"altHAE\":", fix.altitudeHAE, 4, &out)
+            w.number(",\"altMSL\":", fix.altitudeMSL, 4, &out)
+            w.number(",\"alt\":", fix.altitudeMSL, 4, &out)
+            w.number(",\"epx\":", fix.epx, 3, &out)
+            w.number(",\"epy\":", fix.epy, 3, &out)
+            w.number(",\"epv\":", fix.epv, 3, &out)
+            w.number(",\"track\":", fix.track, 4, &out)
+            w.number(",\"magtrack\":", fix.magneticTrack, 4, &out)
+            w.number(",\"magvar\":", fix.magneticVariation, 1, &out)
+            w.number(",\"speed\":", fix.speed, 3, &out)
+            w.number(",\"climb\":", fix.climb, 3, &out)
+            w.number(",\"epd\":", fix.epd, 4, &out)
+            w.number(",\"eps\":", fix.eps, 2, &out)
+            w.number(",\"epc\":", fix.epc, 2, &out)
+            w.number(",\"geoidSep\":", fix.geoidSeparation, 3, &out)
+            w.number(",\"eph\":", fix.eph, 3, &out)
+            w.number(",\"sep\":", fix.sep, 3, &out)
+            w.reserve(2, &out)
+            w.byte(0x7D)
+            if newline { w.byte(0x0A) }
         }
-        if let status = fix.status, status >= 2 {
-            literal(",\"status\":", &out)
-            appendInt(status, to: &out)
-        }
-        literal(",\"mode\":", &out)
-        appendInt(fix.mode.rawValue, to: &out)
-        if let time = fix.time {
-            literal(",\"time\":\"", &out)
-            appendTime(time, to: &out)
-            out.append(0x22)
-        }
-        number("ept", fix.ept, 3, &out)
-        number("lat", fix.latitude, 9, &out)
-        number("lon", fix.longitude, 9, &out)
-        number("altHAE", fix.altitudeHAE, 4, &out)
-        number("altMSL", fix.altitudeMSL, 4, &out)
-        number("alt", fix.altitudeMSL, 4, &out)
-        number("epx", fix.epx, 3, &out)
-        number("epy", fix.epy, 3, &out)
-        number("epv", fix.epv, 3, &out)
-        number("track", fix.track, 4, &out)
-        number("magtrack", fix.magneticTrack, 4, &out)
-        number("magvar", fix.magneticVariation, 1, &out)
-        number("speed", fix.speed, 3, &out)
-        number("climb", fix.climb, 3, &out)
-        number("epd", fix.epd, 4, &out)
-        number("eps", fix.eps, 2, &out)
-        number("epc", fix.epc, 2, &out)
-        number("geoidSep", fix.geoidSeparation, 3, &out)
-        number("eph", fix.eph, 3, &out)
-        number("sep", fix.sep, 3, &out)
-        out.append(0x7D)
-        if newline { out.append(0x0A) }
     }
 
     /// Appends one SKY line for `view`, ending with `\n` when `newline` is true. `device` overrides `view.device`.
     public static func appendSKY(
         _ view: SkyView, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
-        literal("{\"class\":\"SKY\"", &out)
-        if let device = device ?? view.device {
-            literal(",\"device\":", &out)
-            appendString(device, to: &out)
-        }
-        if let time = view.time {
-            literal(",\"time\":\"", &out)
-            appendTime(time, to: &out)
-            out.append(0x22)
-        }
-        number("xdop", view.xdop, 2, &out)
-        number("ydop", view.ydop, 2, &out)
-        number("vdop", view.vdop, 2, &out)
-        number("tdop", view.tdop, 2, &out)
-        number("hdop", view.hdop, 2, &out)
-        number("gdop", view.gdop, 2, &out)
-        number("pdop", view.pdop, 2, &out)
-        literal(",\"nSat\":", &out)
-        appendInt(view.satellitesInView, to: &out)
-        literal(",\"uSat\":", &out)
-        appendInt(view.satellitesUsed, to: &out)
-        literal(",\"satellites\":[", &out)
-        var first = true
-        for s in view.satellites {
-            if !first { out.append(0x2C) }
-            first = false
-            literal("{\"PRN\":", &out)
-            appendInt(s.prn, to: &out)
-            number("el", s.elevation, 1, &out)
-            number("az", s.azimuth, 1, &out)
-            number("ss", s.signalStrength, 1, &out)
-            literal(s.used ? ",\"used\":true" : ",\"used\":false", &out)
-            if let g = s.gnssID {
-                literal(",\"gnssid\":", &out)
-                appendInt(g, to: &out)
+        LineBuffer.with(&out) { w, out in
+            w.reserve(64, &out)
+            w.literal("{\"class\":\"SKY\"")
+            if let device = device ?? view.device {
+                w.literal(",\"device\":")
+                w.string(device, &out)
             }
-            if let v = s.svID {
-                literal(",\"svid\":", &out)
-                appendInt(v, to: &out)
+            if let time = view.time {
+                w.reserve(40, &out)
+                w.literal(",\"time\":\"")
+                w.time(time)
+                w.byte(0x22)
             }
-            out.append(0x7D)
+            w.number(",\"xdop\":", view.xdop, 2, &out)
+            w.number(",\"ydop\":", view.ydop, 2, &out)
+            w.number(",\"vdop\":", view.vdop, 2, &out)
+            w.number(",\"tdop\":", view.tdop, 2, &out)
+            w.number(",\"hdop\":", view.hdop, 2, &out)
+            w.number(",\"gdop\":", view.gdop, 2, &out)
+            w.number(",\"pdop\":", view.pdop, 2, &out)
+            w.reserve(80, &out)
+            w.literal(",\"nSat\":")
+            w.int(view.satellitesInView)
+            w.literal(",\"uSat\":")
+            w.int(view.satellitesUsed)
+            w.literal(",\"satellites\":[")
+            var first = true
+            for s in view.satellites {
+                // One satellite: at most 5 integers (20 bytes each), 3 numbers (40 each) and 70 bytes of names.
+                w.reserve(300, &out)
+                if !first { w.byte(0x2C) }
+                first = false
+                w.literal("{\"PRN\":")
+                w.int(s.prn)
+                w.number(",\"el\":", s.elevation, 1, &out)
+                w.number(",\"az\":", s.azimuth, 1, &out)
+                w.number(",\"ss\":", s.signalStrength, 1, &out)
+                w.literal(s.used ? ",\"used\":true" : ",\"used\":false")
+                if let g = s.gnssID {
+                    w.literal(",\"gnssid\":")
+                    w.int(g)
+                }
+                if let v = s.svID {
+                    w.literal(",\"svid\":")
+                    w.int(v)
+                }
+                w.byte(0x7D)
+            }
+            w.reserve(4, &out)
+            w.literal("]}")
+            if newline { w.byte(0x0A) }
         }
-        literal("]}", &out)
-        if newline { out.append(0x0A) }
     }
 
     /// Appends `time` in gpsd's form, `YYYY-MM-DDTHH:MM:SS.sssZ`, without quotes.
     public static func appendTime(_ time: GNSSTime, to out: inout [UInt8]) {
-        let c = time.components
-        digits(c.year, 4, &out)
-        out.append(0x2D)
-        digits(c.month, 2, &out)
-        out.append(0x2D)
-        digits(c.day, 2, &out)
-        out.append(0x54)
-        digits(c.hour, 2, &out)
-        out.append(0x3A)
-        digits(c.minute, 2, &out)
-        out.append(0x3A)
-        digits(c.second, 2, &out)
-        out.append(0x2E)
-        digits(c.millisecond, 3, &out)
-        out.append(0x5A)
+        LineBuffer.with(&out) { w, _ in w.time(time) }
     }
 
     /// Appends `value` with exactly `decimals` digits after the point (as C's `%.Nf`); non-finite values append
     /// nothing.
     public static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+        LineBuffer.with(&out) { w, _ in w.fixed(value, decimals) }
+    }
+
+    /// Appends a decimal integer.
+    public static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        LineBuffer.with(&out) { w, _ in w.int(value) }
+    }
+
+    /// Appends `text` as a JSON string with quotes and escapes.
+    public static func appendString(_ text: String, to out: inout [UInt8]) {
+        LineBuffer.with(&out) { w, out in w.string(text, &out) }
+    }
+}
+
+/// Formats into a 1 KiB stack buffer that is appended to the caller's array in bulk: one append per line (or per
+/// kilobyte) instead of a uniqueness and capacity check per byte.
+///
+/// Each write first reserves room for its longest possible output with `reserve`, which moves what the buffer holds
+/// into the array when the rest would not fit; the writes themselves never check.
+private struct LineBuffer {
+    static let capacity = 1_024
+
+    private let base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+
+    private init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    /// Runs `body` with a fresh buffer and appends what it wrote to `out`.
+    @inline(__always)
+    static func with(_ out: inout [UInt8], _ body: (inout LineBuffer, inout [UInt8]) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var w = LineBuffer(base: buffer.baseAddress!)
+            body(&w, &out)
+            w.flush(&out)
+        }
+    }
+
+    /// Makes room for `bytes` more bytes (at most `capacity`).
+    @inline(__always)
+    mutating func reserve(_ bytes: Int, _ out: inout [UInt8]) {
+        if count + bytes > Self.capacity { flush(&out) }
+    }
+
+    mutating func flush(_ out: inout [UInt8]) {
+        guard count > 0 else { return }
+        out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func byte(_ c: UInt8) {
+        base[count] = c
+        count &+= 1
+    }
+
+    /// A literal of at most the reserved length.
+    @inline(__always)
+    mutating func literal(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        (base + count).update(from: text.utf8Start, count: n)
+        count &+= n
+    }
+
+    /// `,"name":value` when `value` is present and finite (at most 16 + 40 bytes).
+    @inline(__always)
+    mutating func number(_ key: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
+        guard let value, value.isFinite else { return }
+        reserve(key.utf8CodeUnitCount + 40, &out)
+        literal(key)
+        fixed(value, decimals)
+    }
+
+    /// At most 20 digits.
+    @inline(__always)
+    mutating func unsigned(_ value: UInt64) {
+        var digits = 1
+        var t = value
+        while t >= 10 {
+            t /= 10
+            digits &+= 1
+        }
+        var v = value
+        var k = count &+ digits &- 1
+        repeat {
+            base[k] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+            k &-= 1
+        } while v > 0
+        count &+= digits
+    }
+
+    /// At most 20 bytes.
+    @inline(__always)
+    mutating func int(_ value: Int) {
+        if value < 0 {
+            byte(0x2D)
+            unsigned(UInt64(value.magnitude))
+        } else {
+            unsigned(UInt64(value))
+        }
+    }
+
+    /// Exactly `digits` digits of `value`, zero-padded.
+    @inline(__always)
+    private mutating func padded(_ value: Int, _ digits: Int) {
+        var v = value
+        var k = count &+ digits
+        while k > count {
+            k &-= 1
+            base[k] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        }
+        count &+= digits
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`: 24 bytes.
+    mutating func time(_ time: GNSSTime) {
+        let c = time.components
+        padded(c.year, 4)
+        byte(0x2D)
+        padded(c.month, 2)
+        byte(0x2D)
+        padded(c.day, 2)
+        byte(0x54)
+        padded(c.hour, 2)
+        byte(0x3A)
+        padded(c.minute, 2)
+        byte(0x3A)
+        padded(c.second, 2)
+        byte(0x2E)
+        padded(c.millisecond, 3)
+        byte(0x5A)
+    }
+
+    /// `value` as C's `%.Nf` with N = `decimals` (0...12): at most 1 + 19 + 1 + 12 = 33 bytes.
+    mutating func fixed(_ value: Double, _ decimals: Int) {
         guard value.isFinite else { return }
         let d = max(0, min(decimals, 12))
         var scale = 1.0
@@ -133,99 +268,50 @@ public enum GPSDJSONWriter {
         let scaled = (magnitude * scale).rounded(.toNearestOrAwayFromZero)
         guard scaled < 9.0e18 else {
             // Beyond 64-bit fixed point: no real report has such numbers; write the integer part's magnitude.
-            if value < 0 { out.append(0x2D) }
-            appendInt(Int(min(magnitude, 9.0e18)), to: &out)
+            if value < 0 { byte(0x2D) }
+            unsigned(UInt64(min(magnitude, 9.0e18)))
             return
         }
         let units = UInt64(scaled)
-        if value < 0 && units != 0 { out.append(0x2D) }
-        appendUnsigned(units / intScale, to: &out)
+        if value < 0 && units != 0 { byte(0x2D) }
+        unsigned(units / intScale)
         if d > 0 {
-            out.append(0x2E)
+            byte(0x2E)
             var fraction = units % intScale
-            var divisor = intScale / 10
-            while divisor > 0 {
-                out.append(0x30 &+ UInt8(truncatingIfNeeded: fraction / divisor))
-                fraction %= divisor
-                divisor /= 10
+            var k = count &+ d
+            while k > count {
+                k &-= 1
+                base[k] = 0x30 &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
             }
+            count &+= d
         }
     }
 
-    /// Appends a decimal integer.
-    public static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 {
-            out.append(0x2D)
-            appendUnsigned(UInt64(value.magnitude), to: &out)
-        } else {
-            appendUnsigned(UInt64(value), to: &out)
-        }
-    }
-
-    /// Appends `text` as a JSON string with quotes and escapes.
-    public static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(0x22)
+    /// `text` as a JSON string with quotes and escapes, of any length.
+    mutating func string(_ text: String, _ out: inout [UInt8]) {
+        reserve(1, &out)
+        byte(0x22)
         for c in text.utf8 {
+            reserve(6, &out)
             switch c {
             case 0x22, 0x5C:
-                out.append(0x5C)
-                out.append(c)
-            case 0x0A: literal("\\n", &out)
-            case 0x0D: literal("\\r", &out)
-            case 0x09: literal("\\t", &out)
+                byte(0x5C)
+                byte(c)
+            case 0x0A: literal("\\n")
+            case 0x0D: literal("\\r")
+            case 0x09: literal("\\t")
             case 0x00..<0x20:
-                literal("\\u00", &out)
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(hex[Int(c >> 4)])
-                out.append(hex[Int(c & 15)])
-            default: out.append(c)
+                literal("\\u00")
+                byte(Self.hex(c >> 4))
+                byte(Self.hex(c & 15))
+            default: byte(c)
             }
         }
-        out.append(0x22)
-    }
-
-    private static func appendUnsigned(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(0x30 &+ UInt8(value))
-            return
-        }
-        var v = value
-        var divisor: UInt64 = 1
-        while v / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            out.append(0x30 &+ UInt8(truncatingIfNeeded: v / divisor))
-            v %= divisor
-            divisor /= 10
-        }
+        reserve(1, &out)
+        byte(0x22)
     }
 
     @inline(__always)
-    private static func digits(_ value: Int, _ count: Int, _ out: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        var v = value
-        while divisor > 0 {
-            out.append(0x30 &+ UInt8(truncatingIfNeeded: (v / divisor) % 10))
-            v %= divisor
-            divisor /= 10
-        }
-    }
-
-    @inline(__always)
-    private static func literal(_ text: StaticString, _ out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
-    @inline(__always)
-    private static func number(
-        _ name: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]
-    ) {
-        guard let value, value.isFinite else { return }
-        out.append(0x2C)
-        out.append(0x22)
-        literal(name, &out)
-        out.append(0x22)
-        out.append(0x3A)
-        appendFixed(value, decimals: decimals, to: &out)
-    }
+    private static func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble }
 }

@@ -9,6 +9,13 @@
 /// Timestamped sentences (GGA, RMC, GLL, GNS) drive the ``CycleDetector``; the others (GSA, VTG) add to the
 /// cycle in progress. A fix is reported when the learned cycle ender arrives, or, before one is learned (the first
 /// cycle, which gpsd never reports) or when it goes missing, as soon as the next cycle begins.
+///
+/// Continuation mode. gpsd 3.22 has one "cycle continuer", the depth sentence DBT: once a stream has sent one,
+/// gpsd stops learning enders and reports after every sentence that carries no time (VTG, GSA, GSV, ZDA and
+/// anything it does not decode, such as a chartplotter's HDG), never at GGA, RMC or GLL. A cycle's last report is
+/// then its state as of its last untimestamped sentence: it includes a VTG that follows the RMC, and leaves out a
+/// GGA stamped with this cycle's time that arrives just before the next cycle begins. In that mode we keep that
+/// state and report it when the next cycle begins.
 struct EpochAssembler: Sendable {
     /// Knots to metres per second, gpsd's `KNOTS_TO_MPS`.
     static let knotsToMetresPerSecond = 1852.0 / 3600.0
@@ -20,8 +27,17 @@ struct EpochAssembler: Sendable {
     /// Whether the cycle in progress holds anything worth reporting, and whether it was reported.
     private var hasContent = false
     private var reported = false
-    /// The last reported fix, for climb and for not downgrading a 3D fix to 2D on RMC/GLL.
-    private var previous: Fix?
+    /// The previous cycle as it stood when the next one began, reported or not (gpsd's `oldfix`): the reference
+    /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL.
+    private var lastCycle: Fix?
+    /// Whether a DBT has been seen: gpsd's continuation mode (see the type's documentation).
+    private(set) var continuation = false
+    /// In continuation mode, whether `fix` is the cycle as of its last sentence without a time (what gpsd last
+    /// reported); once a timestamped sentence of the same cycle changes it, that state is kept in `lastReportable`.
+    private var fixIsReportable = false
+    private var lastReportable: Fix?
+    /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
+    private var timedSentence = false
     /// The device name put in every fix and view.
     var device: String?
 
@@ -36,69 +52,144 @@ struct EpochAssembler: Sendable {
     private mutating func timestamp(
         _ type: NMEASentenceType, timeOfDay: Int, emit: (NMEAEvent) -> Void
     ) {
+        timedSentence = true
         if detector.timestamp(type, timeOfDay: timeOfDay) {
-            if hasContent && !reported { report(emit) }
+            reportUnreported(emit)
+            lastCycle = fix
             fix = Fix(device: device)
             hasContent = false
             reported = false
+            fixIsReportable = false
+            lastReportable = nil
+        } else if fixIsReportable {
+            // This sentence is about to change the state gpsd last reported: keep that state first.
+            lastReportable = fix
+            fixIsReportable = false
         }
         if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
     }
 
-    /// Reports the cycle when `type` is its learned ender.
-    private mutating func endIfEnder(_ type: NMEASentenceType, emit: (NMEAEvent) -> Void) {
-        if detector.ends(type) && !reported && hasContent { report(emit) }
+    /// Reports the cycle in progress if it was not reported yet: in continuation mode as of its last sentence
+    /// without a time (all of it when it had none).
+    private mutating func reportUnreported(_ emit: (NMEAEvent) -> Void) {
+        guard hasContent && !reported else { return }
+        report(fixIsReportable ? fix : lastReportable ?? fix, emit)
     }
 
-    private mutating func report(_ emit: (NMEAEvent) -> Void) {
+    /// Reports the cycle when `type` is its learned ender (never in continuation mode).
+    private mutating func endIfEnder(_ type: NMEASentenceType, emit: (NMEAEvent) -> Void) {
+        if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
+        if detector.ends(type) && !reported && hasContent && !continuation { report(fix, emit) }
+    }
+
+    /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
+    mutating func cycleContinuer() {
+        continuation = true
+    }
+
+    /// Called after every sentence that passed its checksum. As gpsd after every sentence: a cycle without a
+    /// speed so far gets one from the distance to the previous cycle's position. In continuation mode a sentence
+    /// without a time is where gpsd reports, so the cycle's state is kept as it is now.
+    @inline(__always)
+    mutating func sentenceDone() {
+        if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
+        if continuation && !timedSentence && hasContent { fixIsReportable = true }
+        timedSentence = false
+    }
+
+    /// gpsd's speed of last resort: distance from the previous cycle's position over the time between them.
+    private mutating func deriveSpeed() {
+        guard let prev = lastCycle, prev.mode >= .twoD, let t0 = prev.time, let t1 = fix.time, t1 > t0,
+            let lat0 = prev.latitude, let lon0 = prev.longitude, let lat1 = fix.latitude, let lon1 = fix.longitude,
+            let metres = Self.distance(lat0, lon0, lat1, lon1)
+        else { return }
+        let speed = metres * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
+        if speed <= 9_999.9 { fix.speed = speed }
+    }
+
+    private mutating func report(_ state: Fix, _ emit: (NMEAEvent) -> Void) {
+        var out = state
         // As gpsd reports it: no position, speed or track without a fix, no altitude without a 3D fix.
-        if fix.mode < .twoD {
-            fix.latitude = nil
-            fix.longitude = nil
-            fix.speed = nil
-            fix.track = nil
-            fix.magneticTrack = nil
-            fix.status = nil
+        if out.mode < .twoD {
+            out.latitude = nil
+            out.longitude = nil
+            out.speed = nil
+            out.track = nil
+            out.magneticTrack = nil
+            out.status = nil
         }
-        if fix.mode < .threeD {
-            fix.altitudeHAE = nil
-            fix.altitudeMSL = nil
-            fix.climb = nil
+        if out.mode < .threeD {
+            out.altitudeHAE = nil
+            out.altitudeMSL = nil
+            out.climb = nil
         }
-        if fix.mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time,
-            let t1 = fix.time,
-            let a0 = prev.altitudeMSL, let a1 = fix.altitudeMSL, t1 > t0
+        if out.mode == .threeD, let prev = lastCycle, prev.mode == .threeD, let t0 = prev.time,
+            let t1 = out.time,
+            let a0 = prev.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
         {
-            fix.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
-        }
-        // As gpsd: without a reported speed, derive it from the distance to the last reported position.
-        if fix.speed == nil, fix.mode >= .twoD, let prev = previous, prev.mode >= .twoD,
-            let t0 = prev.time,
-            let t1 = fix.time, t1 > t0, let lat0 = prev.latitude, let lon0 = prev.longitude,
-            let lat1 = fix.latitude, let lon1 = fix.longitude
-        {
-            let seconds = Double(t1.millisecondsSince1970 - t0.millisecondsSince1970) / 1_000
-            fix.speed = Self.distance(lat0, lon0, lat1, lon1) / seconds
+            out.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         }
         reported = true
-        previous = fix
-        emit(.fix(fix))
+        emit(.fix(out))
     }
 
-    /// The great-circle distance in metres between two positions in degrees (haversine, WGS84 mean radius).
-    static func distance(_ lat0: Double, _ lon0: Double, _ lat1: Double, _ lon1: Double) -> Double {
+    /// The distance in metres between two positions in degrees on the WGS84 ellipsoid, as gpsd computes it
+    /// (Vincenty's inverse formula, iterated to 1e-12 rad, at most 100 times); `nil` when it does not converge
+    /// (nearly antipodal points), where gpsd reports no speed.
+    static func distance(_ lat0: Double, _ lon0: Double, _ lat1: Double, _ lon1: Double) -> Double? {
+        let a = 6_378_137.0
+        let f = 1 / 298.257_223_563
+        let b = a * (1 - f)
         let r = Double.pi / 180
-        let dLat = (lat1 - lat0) * r
-        let dLon = (lon1 - lon0) * r
-        let sLat = sin(dLat / 2)
-        let sLon = sin(dLon / 2)
-        let a = sLat * sLat + cos(lat0 * r) * cos(lat1 * r) * sLon * sLon
-        return 2 * 6_371_009 * asin(min(1, a.squareRoot()))
+        let l = (lon1 - lon0) * r
+        let u1 = atan((1 - f) * tan(lat0 * r))
+        let u2 = atan((1 - f) * tan(lat1 * r))
+        let sinU1 = sin(u1)
+        let cosU1 = cos(u1)
+        let sinU2 = sin(u2)
+        let cosU2 = cos(u2)
+        var lambda = l
+        var sinSigma = 0.0
+        var cosSigma = 0.0
+        var sigma = 0.0
+        var cosSqAlpha = 0.0
+        var cos2SigmaM = 0.0
+        var iterations = 100
+        while true {
+            let sinLambda = sin(lambda)
+            let cosLambda = cos(lambda)
+            let p = cosU2 * sinLambda
+            let q = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
+            sinSigma = (p * p + q * q).squareRoot()
+            if sinSigma == 0 { return 0 }
+            cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
+            sigma = atan2(sinSigma, cosSigma)
+            let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
+            cosSqAlpha = 1 - sinAlpha * sinAlpha
+            cos2SigmaM = cosSqAlpha == 0 ? 0 : cosSigma - 2 * sinU1 * sinU2 / cosSqAlpha
+            let c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha))
+            let previousLambda = lambda
+            lambda =
+                l + (1 - c) * f * sinAlpha
+                * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (2 * cos2SigmaM * cos2SigmaM - 1)))
+            iterations -= 1
+            if abs(lambda - previousLambda) <= 1e-12 { break }
+            if iterations == 0 { return nil }
+        }
+        let uSq = cosSqAlpha * (a * a - b * b) / (b * b)
+        let bigA = 1 + uSq / 16_384 * (4_096 + uSq * (-768 + uSq * (320 - 175 * uSq)))
+        let bigB = uSq / 1_024 * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)))
+        let deltaSigma =
+            bigB * sinSigma
+            * (cos2SigmaM + bigB / 4
+                * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - bigB / 6 * cos2SigmaM
+                    * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+        return b * bigA * (sigma - deltaSigma)
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
     mutating func finish(_ emit: (NMEAEvent) -> Void) {
-        if hasContent && !reported { report(emit) }
+        reportUnreported(emit)
         if let view = sky.finish(time: fix.time) { emit(.sky(view)) }
     }
 
@@ -116,7 +207,7 @@ struct EpochAssembler: Sendable {
     /// Sets the mode a position sentence implies, never downgrading 3D to 2D while altitude is being reported.
     private mutating func setMode(_ mode: FixMode) {
         if mode == .twoD,
-            fix.mode == .threeD || (previous?.mode == .threeD && previous?.altitudeMSL != nil)
+            fix.mode == .threeD || (lastCycle?.mode == .threeD && lastCycle?.altitudeMSL != nil)
         {
             fix.mode = .threeD
         } else {

@@ -5,8 +5,9 @@
 struct NMEAFields {
     /// The first byte of the sentence body (just after `$`).
     let base: UnsafePointer<UInt8>
-    /// Start and end offsets of each field, two entries per field, on the stack.
-    private var bounds: InlineArray<96, Int32>
+    /// Where each field starts; field `i` ends one byte (its comma) before field `i + 1` starts. 98 bytes on the
+    /// stack: cheap to build and to pass around (a sentence is at most 102 bytes, a body far below 65,535).
+    private var starts: InlineArray<49, UInt16>
     /// The number of fields, address included.
     private(set) var count: Int
 
@@ -17,34 +18,29 @@ struct NMEAFields {
     init(_ body: UnsafeBufferPointer<UInt8>) {
         let base = body.baseAddress!
         let capacity = Self.capacity
-        var bounds = InlineArray<96, Int32>(repeating: 0)
+        var starts = InlineArray<49, UInt16>(repeating: 0)
         var count = 0
-        var start = 0
+        let n = Swift.min(body.count, Int(UInt16.max) - 1)
         var i = 0
-        let n = body.count
         while i < n {
             if base[i] == 0x2C {
-                if count < capacity {
-                    bounds[2 * count] = Int32(start)
-                    bounds[2 * count + 1] = Int32(i)
-                    count += 1
-                }
-                start = i + 1
+                count += 1
+                starts[count] = UInt16(truncatingIfNeeded: i + 1)
+                if count == capacity { break }
             }
             i += 1
         }
         if count < capacity {
-            bounds[2 * count] = Int32(start)
-            bounds[2 * count + 1] = Int32(n)
             count += 1
+            starts[count] = UInt16(truncatingIfNeeded: n + 1)
         }
         self.base = base
-        self.bounds = bounds
+        self.starts = starts
         self.count = count
     }
 
     @inline(__always) private func range(_ i: Int) -> (Int, Int) {
-        i < count ? (Int(bounds[2 * i]), Int(bounds[2 * i + 1])) : (0, 0)
+        i < count ? (Int(starts[i]), Int(starts[i + 1]) - 1) : (0, 0)
     }
 
     /// The length of field `i` in bytes (0 when absent).
@@ -63,7 +59,7 @@ struct NMEAFields {
     }
 
     /// Byte `k` of field `i`; the caller checks `length(i)`.
-    @inline(__always) func byte(_ i: Int, _ k: Int) -> UInt8 { base[Int(bounds[2 * i]) + k] }
+    @inline(__always) func byte(_ i: Int, _ k: Int) -> UInt8 { base[Int(starts[i]) + k] }
 
     /// Field `i` as a decimal number (`-12.5`, `+3`, `.5`), or `nil` when empty or not a number.
     ///

@@ -17,22 +17,23 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         }
     }
 
-    /// Counts an event and passes it on.
-    @inline(__always)
-    mutating func count(_ event: NMEAEvent, _ emit: (NMEAEvent) -> Void) {
-        switch event {
-        case .fix: counts.fixes += 1
-        case .sky: counts.skyViews += 1
-        }
-        emit(event)
-    }
-
     /// Reports the cycle in progress and a pending sky view at the end of the input.
     mutating func finish(emit: (NMEAEvent) -> Void) {
-        var e = epoch
-        epoch = EpochAssembler(device: nil)
-        e.finish { count($0, emit) }
-        epoch = e
+        var fixes = 0
+        var skies = 0
+        epoch.finish { Self.count($0, &fixes, &skies, emit) }
+        counts.fixes += fixes
+        counts.skyViews += skies
+    }
+
+    /// Counts an event and passes it on.
+    @inline(__always)
+    private static func count(_ event: NMEAEvent, _ fixes: inout Int, _ skies: inout Int, _ emit: (NMEAEvent) -> Void) {
+        switch event {
+        case .fix: fixes += 1
+        case .sky: skies += 1
+        }
+        emit(event)
     }
 
     mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, emit: (NMEAEvent) -> Void) {
@@ -70,32 +71,46 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         // Address: a two-letter talker and a three-letter type; `$P...` is proprietary, `!` is AIS.
         guard p[0] == 0x24, bodyEnd >= 6, p[1] != 0x50, bodyEnd == 6 || p[6] == 0x2C else {
             counts.unsupported += 1
+            // gpsd reports after any sentence it does not decode when in continuation mode.
+            if p[0] == 0x24 && epoch.continuation { epoch.sentenceDone() }
             return
         }
-        var e = epoch
-        epoch = Self.placeholder
-        defer { epoch = e }
+        // Events are counted in locals, not through `self`, so that the assembler is updated in place.
+        var fixes = 0
+        var skies = 0
+        defer {
+            counts.fixes += fixes
+            counts.skyViews += skies
+        }
+        let sink: (NMEAEvent) -> Void = { Self.count($0, &fixes, &skies, emit) }
         guard let type = NMEASentenceType.from(p[3], p[4], p[5]) else {
             counts.unsupported += 1
-            e.otherSentence { count($0, emit) }
+            epoch.otherSentence(sink)
+            // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
+            // gpsd does: the checksum's place is a field.
+            if p[3] == 0x44, p[4] == 0x42, p[5] == 0x54,
+                NMEAFields(UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1)).count + (bodyEnd < n ? 1 : 0) >= 8
+            {
+                epoch.cycleContinuer()
+            }
+            epoch.sentenceDone()
             return
         }
         let fields = NMEAFields(UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1))
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
-        if type != .gsv && type != .gsa { e.otherSentence { count($0, emit) } }
+        if type != .gsv && type != .gsa { epoch.otherSentence(sink) }
         let ok: Bool
         switch type {
-        case .gga: ok = e.applyGGA(fields) { count($0, emit) }
-        case .rmc: ok = e.applyRMC(fields) { count($0, emit) }
-        case .gll: ok = e.applyGLL(fields) { count($0, emit) }
-        case .gns: ok = e.applyGNS(fields) { count($0, emit) }
-        case .gsa: ok = e.applyGSA(fields, system: system)
-        case .gsv: ok = e.applyGSV(fields, system: system)
-        case .vtg: ok = e.applyVTG(fields)
-        case .zda: ok = e.applyZDA(fields) { count($0, emit) }
+        case .gga: ok = epoch.applyGGA(fields, emit: sink)
+        case .rmc: ok = epoch.applyRMC(fields, emit: sink)
+        case .gll: ok = epoch.applyGLL(fields, emit: sink)
+        case .gns: ok = epoch.applyGNS(fields, emit: sink)
+        case .gsa: ok = epoch.applyGSA(fields, system: system)
+        case .gsv: ok = epoch.applyGSV(fields, system: system)
+        case .vtg: ok = epoch.applyVTG(fields)
+        case .zda: ok = epoch.applyZDA(fields, emit: sink)
         }
+        epoch.sentenceDone()
         if ok { counts.decoded += 1 } else { counts.malformed += 1 }
     }
-
-    private static let placeholder = EpochAssembler(device: nil)
 }
