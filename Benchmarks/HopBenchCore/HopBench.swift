@@ -138,11 +138,17 @@ public enum HopBench {
         flush()
 
         let runner = Runner(configuration: configuration)
-        var results: [CaseResult] = []
-        for benchmark in selected {
-            printError("  measuring \(benchmark.name)")
-            results.append(await runner.measure(benchmark))
+        // Interleaved: run 1 of every case, then run 2 of every case, ..., so that both sides of a ratio row see the
+        // same phases of a noisy machine.
+        let rounds = Swift.max(1, configuration.runs)
+        var runs = Array(repeating: [RunMeasurement](), count: selected.count)
+        for round in 1...rounds {
+            for (index, benchmark) in selected.enumerated() {
+                printError("  measuring \(benchmark.name) (run \(round) of \(rounds))")
+                runs[index].append(await runner.measureRun(benchmark))
+            }
         }
+        var results = selected.indices.map { Runner.result(of: selected[$0], runs: runs[$0]) }
         if options.countAllocations {
             printError("  counting allocations (child process under libc_malloc_debug)")
             var passThrough = options.quick ? ["--quick"] : []

@@ -9,27 +9,31 @@ public struct Runner: Sendable {
         self.configuration = configuration
     }
 
-    /// Runs `benchmark` `configuration.runs` times and gathers the results.
+    /// One run of `benchmark` (its own warm-up, then samples): the histogram and the inner-loop size.
+    ///
+    /// `hop-bench` interleaves the runs of all selected cases (every case's first run, then every case's second
+    /// run, ...), so that a slow phase of the machine lands on every case alike instead of on the runs of one.
     @concurrent
-    public func measure(_ benchmark: BenchmarkCase) async -> CaseResult {
-        var runs: [RunResult] = []
+    public func measureRun(_ benchmark: BenchmarkCase) async -> RunMeasurement {
+        let (histogram, operations) = await measureOnce(benchmark.body)
+        return RunMeasurement(histogram: histogram, operationsPerSample: operations)
+    }
+
+    /// The result of `benchmark` from its runs, in the order they were measured.
+    public static func result(of benchmark: BenchmarkCase, runs: [RunMeasurement]) -> CaseResult {
         var merged = Histogram()
-        for _ in 0..<Swift.max(1, configuration.runs) {
-            let (histogram, operationsPerSample) = await measureOnce(benchmark.body)
-            merged.merge(histogram)
-            runs.append(
-                RunResult(
-                    samples: Int(histogram.count),
-                    operationsPerSample: operationsPerSample,
-                    percentiles: histogram.percentiles
-                )
-            )
-        }
+        for run in runs { merged.merge(run.histogram) }
         return CaseResult(
             name: benchmark.name,
             kind: benchmark.kind,
             summary: benchmark.summary,
-            runs: runs,
+            runs: runs.map {
+                RunResult(
+                    samples: Int($0.histogram.count),
+                    operationsPerSample: $0.operationsPerSample,
+                    percentiles: $0.histogram.percentiles
+                )
+            },
             percentiles: merged.percentiles,
             samples: Int(merged.count),
             throughput: benchmark.throughput
