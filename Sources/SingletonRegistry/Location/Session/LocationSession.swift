@@ -65,10 +65,11 @@ struct LocationSession: Sendable {
                 return (true, .failure(error.description))
             }
         }
-        let reader = ByteReader(channel: channel)
+        let watch: SilenceWatch? =
+            if let silenceTimeout, case .tcp = byteSource { SilenceWatch(timeout: silenceTimeout) } else { nil }
+        let reader = ByteReader(channel: channel, silenceWatch: watch)
         let events = reader.events(bufferLimit: 16)
-        guard let silenceTimeout, case .tcp = byteSource else { return (true, await read(events, watch: nil)) }
-        let watch = SilenceWatch(timeout: silenceTimeout)
+        guard let watch else { return (true, await read(events, watch: nil)) }
         let probe: (request: String, send: @Sendable () -> Bool)? =
             if case .gpsd = source {
                 (
@@ -98,9 +99,7 @@ struct LocationSession: Sendable {
         var problem: String?
         var iterator = events.makeAsyncIterator()
         while true {
-            watch?.waiting()
             guard let event = await iterator.next() else { break }
-            watch?.received()
             switch event {
             case .data(let bytes):
                 do {

@@ -1,8 +1,10 @@
 /// Notices a network source that has stopped talking, so that its connection is given up instead of waited on for
 /// ever.
 ///
-/// Silence is timed only while the session waits for bytes with nothing buffered: while it decodes or delivers, the
-/// reader is held back by flow control, and a slow consumer is not a silent peer. After ``timeout`` of silence the
+/// Silence is timed by the ``ByteReader``'s thread, only while it waits in `poll(2)` for the peer: while the session
+/// decodes or delivers, the reader is held back by flow control, and a slow consumer is not a silent peer; and an
+/// answer counts the moment it reaches the reader, not when a busy cooperative pool gets round to decoding it (timed
+/// by the session's task, a saturated pool once turned a prompt answer into a false stall). After ``timeout`` of silence the
 /// watch sends the ``probe`` if there is one (gpsd answers `?VERSION;` even when it has no device, and an idle gpsd
 /// is legitimately quiet); only silence for another ``timeout`` after it is a stall. Without a probe (NMEA over TCP,
 /// where a receiver talks at least once a second) the first ``timeout`` of silence is one.
@@ -25,12 +27,15 @@ final class SilenceWatch: Sendable {
         self.timeout = timeout
     }
 
-    /// The session is about to wait for the next bytes.
+    /// The reader waits for the peer's next bytes; a silence already being timed goes on (a `poll` that returned
+    /// without data, or was interrupted, does not restart it).
     func waiting() {
-        state.withLock { $0.waitingSince = .now }
+        state.withLock { state in
+            if state.waitingSince == nil { state.waitingSince = .now }
+        }
     }
 
-    /// The session got something and is working on it.
+    /// Bytes arrived from the peer.
     func received() {
         state.withLock { $0.waitingSince = nil }
     }
@@ -65,7 +70,8 @@ final class SilenceWatch: Sendable {
             }
             state.withLock { $0.probedSilence = since }
             if !probe.send() {
-                return giveUp("\(source) sent nothing for \(silence) and did not take \(probe.request) (stalled)", stop: stop)
+                return giveUp(
+                    "\(source) sent nothing for \(silence) and did not take \(probe.request) (stalled)", stop: stop)
             }
         }
     }

@@ -17,6 +17,8 @@ public final class ByteReader: Sendable {
     public let chunkSize: Int
     private let wake = WakePipe()
     private let state = ObservedMutex(State())
+    /// Told, on the reader thread, when it starts waiting in `poll(2)` for the peer and when bytes arrive.
+    private let silenceWatch: SilenceWatch?
 
     private struct State {
         var started = false
@@ -26,9 +28,17 @@ public final class ByteReader: Sendable {
     }
 
     /// Creates a reader for `channel`; nothing is read until ``start(_:)``.
-    public init(channel: ByteChannel, chunkSize: Int = 4_096) {
+    public convenience init(channel: ByteChannel, chunkSize: Int = 4_096) {
+        self.init(channel: channel, chunkSize: chunkSize, silenceWatch: nil)
+    }
+
+    /// A reader that tells `silenceWatch` when the peer is silent: from the moment it waits in `poll(2)` with room
+    /// for more until bytes arrive. Timed on this thread, a silence ends when the bytes reach the reader, however
+    /// long the tasks that decode them wait for a thread of the cooperative pool.
+    init(channel: ByteChannel, chunkSize: Int = 4_096, silenceWatch: SilenceWatch?) {
         self.channel = channel
         self.chunkSize = max(1, chunkSize)
+        self.silenceWatch = silenceWatch
     }
 
     /// Starts the reader thread, which calls `handler` with every chunk and finally with one
@@ -113,6 +123,7 @@ public final class ByteReader: Sendable {
             if stopRequested { return .stopped }
             fds[0].revents = 0
             fds[1].revents = 0
+            silenceWatch?.waiting()
             if poll(&fds, 2, -1) < 0 {
                 if errno == EINTR { continue }
                 return .failed(SourceError(.read, source: name, errorNumber: errno))
@@ -123,6 +134,7 @@ public final class ByteReader: Sendable {
             if events & Int32(POLLNVAL) != 0 { return .failed(SourceError(.read, source: name, errorNumber: EBADF)) }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
+                silenceWatch?.received()
                 handler(.data(Array(buffer[0..<count])))
                 continue
             }
