@@ -9,7 +9,7 @@ import Testing
     /// chartplotter that sends depth) was one until the decoder learnt gpsd's continuation mode.
     static let documentedExceptions: [String: Double] = [:]
 
-    @Test func realLogsAgreeWithGpsd() throws {
+    @Test func realLogsAgreeWithGpsd() async throws {
         guard let tool = GPSDReference.gpsdecode() else { return }
         guard let dir = GPSDReference.sampleDirectory else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
@@ -25,7 +25,7 @@ import Testing
         #expect(!names.isEmpty)
         for name in names.sorted() {
             let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
-            let agreement = try GPSDReference.compare(bytes, name: name, tool: tool)
+            let agreement = try await GPSDReference.compare(bytes, name: name, tool: tool)
             print(agreement)
             let required = Self.documentedExceptions[name] ?? 0.99
             #expect(
@@ -34,13 +34,13 @@ import Testing
         }
     }
 
-    @Test func fixturesAgreeWithGpsd() throws {
+    @Test func fixturesAgreeWithGpsd() async throws {
         guard let tool = GPSDReference.gpsdecode() else { return }
         let files = GPSDReference.fixtureFiles
         #expect(files.count >= 2)
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: file))
-            let agreement = try GPSDReference.compare(bytes, name: file.lastPathComponent, tool: tool)
+            let agreement = try await GPSDReference.compare(bytes, name: file.lastPathComponent, tool: tool)
             print(agreement)
             #expect(agreement.gpsdEpochs >= 15)
             #expect(
@@ -51,22 +51,23 @@ import Testing
 
     /// The hand-written chartplotter streams of `NMEASentenceTests` (gpsd's continuation mode after a DBT).
     @Test(arguments: [false, true])
-    func chartplotterStreamsAgreeWithGpsd(trailingGLL: Bool) throws {
+    func chartplotterStreamsAgreeWithGpsd(trailingGLL: Bool) async throws {
         guard let tool = GPSDReference.gpsdecode() else { return }
         let bodies = NMEASentenceTests.chartplotter(depth: true, trailingGLL: trailingGLL)
         let text = bodies.map { NMEAFramingTests.line($0) + "\r\n" }.joined()
-        let agreement = try GPSDReference.compare(Array(text.utf8), name: "chartplotter \(trailingGLL)", tool: tool)
+        let agreement = try await GPSDReference.compare(
+            Array(text.utf8), name: "chartplotter \(trailingGLL)", tool: tool)
         print(agreement)
         #expect(agreement.gpsdEpochs >= 3)
         #expect(agreement.ratio == 1, "\(agreement)\n\(agreement.mismatches.joined(separator: "\n"))")
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
-    func randomStreamsAgreeWithGpsd(seed: UInt64) throws {
+    func randomStreamsAgreeWithGpsd(seed: UInt64) async throws {
         guard let tool = GPSDReference.gpsdecode() else { return }
         var generator = NMEAStreamGenerator(seed: seed)
         let stream = generator.stream(epochs: 300)
-        let agreement = try GPSDReference.compare(stream, name: "random seed \(seed)", tool: tool)
+        let agreement = try await GPSDReference.compare(stream, name: "random seed \(seed)", tool: tool)
         print(agreement, generator.summary)
         #expect(agreement.gpsdEpochs >= 250)
         #expect(

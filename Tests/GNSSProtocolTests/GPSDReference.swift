@@ -37,25 +37,42 @@ enum GPSDReference {
         return nil
     }
 
-    /// gpsd's TPVs with a time, grouped by millisecond of day (gpsdecode prints several per cycle).
-    static func gpsdTPVs(_ input: [UInt8], tool: String) throws -> [Int: [[String: Any]]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Write from another thread so that a large output cannot block gpsdecode while we still write.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input))
-            try? stdin.fileHandleForWriting.close()
+    /// What `gpsdecode` printed for `input`, and its exit status.
+    ///
+    /// Runs on a thread of its own: waiting for a process on one of the cooperative pool's few threads (two on these
+    /// machines) starves every other test's tasks for as long as gpsdecode runs.
+    static func runGpsdecode(_ input: [UInt8], tool: String) async throws -> (output: Data, status: Int32) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: tool)
+                    let stdin = Pipe()
+                    let stdout = Pipe()
+                    process.standardInput = stdin
+                    process.standardOutput = stdout
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    // Write from another thread so that a large output cannot block gpsdecode while we still write.
+                    let writer = Thread {
+                        stdin.fileHandleForWriting.write(Data(input))
+                        try? stdin.fileHandleForWriting.close()
+                    }
+                    writer.start()
+                    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    continuation.resume(returning: (output, process.terminationStatus))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
         }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gpsdecode exited with \(process.terminationStatus)")
+    }
+
+    /// gpsd's TPVs with a time, grouped by millisecond of day (gpsdecode prints several per cycle).
+    static func gpsdTPVs(_ input: [UInt8], tool: String) async throws -> [Int: [[String: Any]]] {
+        let (output, status) = try await runGpsdecode(input, tool: tool)
+        #expect(status == 0, "gpsdecode exited with \(status)")
         var result: [Int: [[String: Any]]] = [:]
         for line in output.split(separator: UInt8(ascii: "\n")) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
@@ -81,8 +98,8 @@ enum GPSDReference {
 
     /// Compares our fixes with gpsd's TPVs: for every time of day gpsd reported, our fix of that time must equal
     /// one of gpsd's TPVs of that time in mode, lat and lon (1e-6°), altMSL, speed and track (1e-3).
-    static func compare(_ input: [UInt8], name: String, tool: String) throws -> Agreement {
-        let reference = try gpsdTPVs(input, tool: tool)
+    static func compare(_ input: [UInt8], name: String, tool: String) async throws -> Agreement {
+        let reference = try await gpsdTPVs(input, tool: tool)
         var ours: [Int: Fix] = [:]
         for event in NMEADecoder.decode(input).events {
             if case .fix(let fix) = event, let time = fix.time, ours[time.millisecondOfDay] == nil {
