@@ -1,6 +1,7 @@
 import Foundation
 import SingletonRegistry
 import Synchronization
+import Testing
 
 /// A child process started with `posix_spawn` in a process group of its own, with no signal blocked.
 ///
@@ -39,6 +40,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         for fd in out + err { posix_spawn_file_actions_addclose(&actions, fd) }
+        try Self.closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -81,6 +83,17 @@ final class ChildProcess: Sendable {
             exit.status.withLock { $0 = code }
             exit.exited.signal()
         }.start()
+    }
+
+    /// Adds "close every descriptor from 3 up" to `actions`: the child keeps only standard input, output and error.
+    /// Other tests hold descriptors open meanwhile (a FIFO's writer, a pseudo-terminal's master, a peer's socket),
+    /// and a child that inherited one would keep its far end from ever seeing the end. glibc 2.34 has
+    /// `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not show, so it is looked up.
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        let symbol = try #require(
+            dlsym(nil, "posix_spawn_file_actions_addclosefrom_np"), "posix_spawn needs glibc 2.34 or later here")
+        try #require(unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3) == 0)
     }
 
     deinit {

@@ -195,6 +195,7 @@ final class LoopbackPeer: Sendable {
                 var pfd = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
                 guard poll(&pfd, 1, 20) == 1 else { continue }
                 let connection = accept(listener, nil, nil)
+                if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
                 guard connection >= 0 else { continue }
                 serve(connection)
                 Glibc.close(connection)

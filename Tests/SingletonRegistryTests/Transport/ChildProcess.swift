@@ -37,6 +37,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(
             &actions, 2, temporaryDirectory.map { "\($0)/stderr" } ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try Self.closeInheritedDescriptors(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -57,6 +58,17 @@ final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         try #require(result == 0, "posix_spawn \(path): \(SourceError.systemMessage(result))")
         self.pid = pid
+    }
+
+    /// Adds "close every descriptor from 3 up" to `actions`: the child keeps only standard input, output and error.
+    /// Other tests hold descriptors open meanwhile (a FIFO's writer, a pseudo-terminal's master, a peer's socket),
+    /// and a child that inherited one would keep its far end from ever seeing the end. glibc 2.34 has
+    /// `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not show, so it is looked up.
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        let symbol = try #require(
+            dlsym(nil, "posix_spawn_file_actions_addclosefrom_np"), "posix_spawn needs glibc 2.34 or later here")
+        try #require(unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3) == 0)
     }
 
     deinit {

@@ -70,7 +70,7 @@ import Testing
         defer { unlink(path) }
         // Opened before any writer exists: the reader must wait for one rather than report the end at once.
         var events = EventCollector(ByteReader(channel: try ByteChannel.open(.file(path: path))))
-        let writer = open(path, O_WRONLY)
+        let writer = open(path, O_WRONLY | O_CLOEXEC)
         try #require(writer >= 0)
         try writeAll(writer, "first\n")
         #expect(await events.bytes(count: 6) == Array("first\n".utf8))

@@ -12,6 +12,7 @@ final class PseudoTerminal {
         var master: Int32 = -1
         var slave: Int32 = -1
         try #require(openpty(&master, &slave, nil, nil, nil) == 0, "openpty: \(SourceError.systemMessage(errno))")
+        for fd in [master, slave] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // ttyname_r, not ttyname: tests run in parallel and ttyname's buffer is shared.
         var name = [CChar](repeating: 0, count: 256)
         try #require(ttyname_r(slave, &name, name.count) == 0)

@@ -35,6 +35,7 @@ final class LoopbackServer {
     /// Accepts the connection a client has already completed (the kernel finishes the handshake before `accept`).
     func accept() throws -> Int32 {
         let fd = Glibc.accept(listener, nil, nil)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         try #require(fd >= 0, "accept: \(SourceError.systemMessage(errno))")
         return fd
     }
