@@ -81,7 +81,7 @@ struct LocationSession: Sendable {
             }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { [source] in
-                await watch.run(source: source.description, probe: probe, stop: reader.stop)
+                await watch.run(source: source.description, probe: probe, stop: { reader.stop() })
             }
             let end = await read(events, watch: watch)
             group.cancelAll()
