@@ -7,9 +7,7 @@ extension DaemonEndToEndTests {
     /// file), and every fix the decoder makes of it is written, in order.
     @Test func nmeaFromStandardInputBecomesTPVLines() async throws {
         let fixture = DecodeEndToEndTests.fixture
-        let fixes = NMEADecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: fixture)))).events.compactMap {
-            if case .fix(let fix) = $0 { fix } else { nil }
-        }
+        let fixes = try DecodeEndToEndTests.decodedFixture().fixes
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let daemon = try DaemonProcess(["--nmea", "-", "--control", directory.file("c.sock")], stdin: fixture)

@@ -13,6 +13,13 @@ import Testing
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 
+    /// What the library's decoder makes of ``fixture``: the reference for what the binary must print.
+    static func decodedFixture() throws -> (fixes: [Fix], skyCount: Int, statistics: NMEAStatistics) {
+        let (events, statistics) = NMEADecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: fixture))))
+        let fixes = events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+        return (fixes, events.count { if case .sky = $0 { true } else { false } }, statistics)
+    }
+
     @Test(arguments: Input.allCases) func writesWhatTheDecoderMakesAndASummary(input: Input) async throws {
         let run =
             switch input {
@@ -21,9 +28,7 @@ import Testing
             }
         #expect(run.status == 0, "\(run.stderr)")
 
-        let (events, statistics) = NMEADecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture))))
-        let fixes = events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
-        let skyCount = events.count { if case .sky = $0 { true } else { false } }
+        let (fixes, skyCount, statistics) = try Self.decodedFixture()
         let objects = run.stdout.compactMap { try? JSONValue(parsing: $0) }
         #expect(objects.count == run.stdout.count, "every output line is a JSON object")
         let tpvs = objects.filter { $0["class"]?.stringValue == "TPV" }

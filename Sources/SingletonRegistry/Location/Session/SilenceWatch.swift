@@ -3,11 +3,10 @@
 ///
 /// Silence is timed by the ``ByteReader``'s thread, only while it waits in `poll(2)` for the peer: while the session
 /// decodes or delivers, the reader is held back by flow control, and a slow consumer is not a silent peer; and an
-/// answer counts the moment it reaches the reader, not when a busy cooperative pool gets round to decoding it (timed by
-/// the session's task, a saturated pool once turned a prompt answer into a false stall). After ``timeout`` of silence
-/// the watch sends the ``probe`` if there is one (gpsd answers `?VERSION;` even when it has no device, and an idle gpsd
-/// is legitimately quiet); only silence for another ``timeout`` after it is a stall. Without a probe (NMEA over TCP,
-/// where a receiver talks at least once a second) the first ``timeout`` of silence is one.
+/// answer counts the moment it reaches the reader, not when a busy cooperative pool gets round to decoding it. After
+/// ``timeout`` of silence the watch sends the ``probe`` if there is one (gpsd answers `?VERSION;` even when it has no
+/// device, and an idle gpsd is legitimately quiet); only silence for another ``timeout`` after it is a stall. Without a
+/// probe (NMEA over TCP, where a receiver talks at least once a second) the first ``timeout`` of silence is one.
 final class SilenceWatch: Sendable {
     /// How long a silence may last before the watch acts.
     let timeout: Duration
