@@ -18,6 +18,9 @@ public enum Daemon {
 
     /// Runs the daemon and returns its exit status: 0 after a graceful shutdown, 1 when something it needs cannot
     /// be opened.
+    ///
+    /// Signals reach it only in a process whose threads all block them: run it through
+    /// ``Singletond/runProcess(_:)``.
     public static func run(_ options: RunOptions, environment: [String: String]) async -> Int32 {
         let logger = Logger(
             minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))

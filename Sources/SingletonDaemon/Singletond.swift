@@ -9,6 +9,23 @@ public enum Singletond {
     /// The version `singletond --version` prints.
     public static let version = "0.1.0"
 
+    /// Runs the command line `arguments` (without the program name) as the `singletond` process and exits with
+    /// its status; call it from a synchronous `main`, before any other thread exists.
+    ///
+    /// When the arguments run the daemon, the main thread first blocks the signals the daemon handles, so that every
+    /// thread inherits the block (see ``SignalHandler/blockSignals()``); the client commands keep the default
+    /// actions, so Control-C ends `singletond watch`. ``main(_:)`` runs on the cooperative pool while the main
+    /// thread sleeps with that mask. It does not serve the main actor: `dispatchMain()`, which an `async` top level
+    /// calls, waits in `sigsuspend(2)` with an empty mask, and the signals would reach that thread rather than the
+    /// daemon's signal sources.
+    public static func runProcess(_ arguments: [String]) -> Never {
+        if arguments.first != "decode", case .run = try? CommandLineParser.parse(arguments) {
+            SignalHandler.blockSignals()
+        }
+        Task { exit(await main(arguments)) }
+        while true { pause() }
+    }
+
     /// Runs the command line `arguments` (without the program name) and returns the process exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
         switch arguments.first {

@@ -1,4 +1,3 @@
-import Glibc
 import SingletonDaemon
 
-exit(await Singletond.main(Array(CommandLine.arguments.dropFirst())))
+Singletond.runProcess(Array(CommandLine.arguments.dropFirst()))

@@ -47,6 +47,41 @@ extension DaemonEndToEndTests {
         #expect(!log.contains { $0.contains("stopped") || $0.contains("shutdown took longer") }, "\(log)")
     }
 
+    /// A Dispatch signal source on Linux reads a `signalfd`, which gets a signal only while no thread can take it.
+    /// A thread that did not block SIGTERM, SIGINT and SIGHUP took the signal first and Dispatch re-sent it to a
+    /// thread that was no longer reading: a second SIGINT during shutdown was lost that way in CI.
+    @Test func everyThreadLeavesTheSignalsToTheSignalSources() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, fifo) = try await startIdle(in: directory)
+        defer {
+            daemon.kill()
+            close(fifo)
+        }
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
+        let masks = threads.compactMap { thread in Self.blockedSignals(pid: daemon.pid, thread: thread) }
+        #expect(threads.contains(String(daemon.pid)) && masks.count >= 2, "threads \(threads)")
+        for (thread, blocked) in masks {
+            for signo in [SIGTERM, SIGINT, SIGHUP] {
+                #expect(blocked & (1 << UInt64(signo - 1)) != 0, "thread \(thread) takes signal \(signo)")
+            }
+        }
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    /// The thread's name and its blocked-signal mask (`SigBlk` of `/proc/PID/task/TID/status`, bit N-1 for signal
+    /// N), or nil when the thread has ended.
+    static func blockedSignals(pid: pid_t, thread: String) -> (String, UInt64)? {
+        let directory = "/proc/\(pid)/task/\(thread)"
+        guard let status = try? String(contentsOfFile: "\(directory)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+            let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return nil }
+        let name = (try? String(contentsOfFile: "\(directory)/comm", encoding: .utf8)) ?? ""
+        return ("\(thread) \(name.trimmingCharacters(in: .newlines))", mask)
+    }
+
     /// `count` one-second epochs of RMC and GGA.
     static func manyEpochs(_ count: Int) -> String {
         (0..<count).map { n in

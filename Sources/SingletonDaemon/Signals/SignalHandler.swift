@@ -1,5 +1,5 @@
-import SingletonRegistry
 import Dispatch
+import SingletonRegistry
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,13 +8,31 @@ import Synchronization
 
 /// Turns SIGTERM, SIGINT and SIGHUP into callbacks, with Dispatch signal sources rather than signal handlers.
 ///
-/// The signals' default actions are replaced by "ignore" before the sources are made, so none can kill the
-/// process in between; SIGPIPE is ignored too (a client or reader that leaves makes writes fail with EPIPE
-/// instead). The first SIGTERM or SIGINT calls `terminate`; a second one exits at once with 128 + the signal
-/// number, for when a graceful shutdown hangs.
+/// The signals must be blocked in every thread of the process: ``Singletond/runProcess(_:)`` calls
+/// ``blockSignals()`` on the main thread before any other thread exists. SIGPIPE is ignored (a client or reader
+/// that leaves makes writes fail with EPIPE instead). The first SIGTERM or SIGINT calls `terminate`; a second one
+/// exits at once with 128 + the signal number, for when a graceful shutdown hangs.
 public final class SignalHandler: Sendable {
     private let sources = ObservedMutex<[any DispatchSourceSignal]>([])
     private let terminations = Atomic<Int>(0)
+
+    /// The signals the handler takes.
+    static let handled = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread; the threads it starts afterwards inherit the block.
+    ///
+    /// Call it on the main thread before any other thread exists, and keep that thread out of `dispatchMain()`
+    /// (which waits in `sigsuspend(2)` with an empty mask). On Linux a Dispatch signal source reads a `signalfd`,
+    /// which receives a signal only while no thread can take it: a thread that does not block the signal takes it
+    /// first, and Dispatch's fallback re-sends it to the thread that registered the source, which may no longer be
+    /// the one reading, so the signal is lost. Blocked, a signal that arrives before the sources exist waits for
+    /// them instead of killing the process.
+    public static func blockSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signo in handled { sigaddset(&set, signo) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
 
     /// Installs the sources; `terminate` gets the signal number, `hangUp` is called for SIGHUP.
     public init(
@@ -22,9 +40,8 @@ public final class SignalHandler: Sendable {
     ) {
         let queue = DispatchQueue(label: "singletond.signals")
         signal(SIGPIPE, SIG_IGN)
-        for signo in [SIGTERM, SIGINT, SIGHUP] { signal(signo, SIG_IGN) }
         sources.withLock { sources in
-            for signo in [SIGTERM, SIGINT, SIGHUP] {
+            for signo in Self.handled {
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)
                 if signo == SIGHUP {
                     source.setEventHandler { hangUp() }
@@ -41,7 +58,7 @@ public final class SignalHandler: Sendable {
         }
     }
 
-    /// Cancels the sources; the signals stay ignored.
+    /// Cancels the sources; the signals stay blocked.
     public func cancel() {
         sources.withLock { sources in
             for source in sources { source.cancel() }
