@@ -168,7 +168,9 @@ import Testing
             #expect(hugeLineGrowth < 8 << 20, "a 10 MB line is not buffered")
             #expect(growth < 32 << 20, "memory stays bounded under abuse")
         } else {
-            print("DaemonFaultTests: memory bounds not checked under AddressSanitizer (its quarantine keeps freed memory)")
+            print(
+                "DaemonFaultTests: memory bounds not checked under AddressSanitizer (its quarantine keeps freed memory)"
+            )
         }
 
         daemon.signal(SIGTERM)

@@ -7,11 +7,6 @@ struct GPSDFields {
     let className: String
     let members: [JSONMember]
 
-    init(className: String, members: [JSONMember]) {
-        self.className = className
-        self.members = members
-    }
-
     func value(_ key: String) -> JSONValue? {
         guard let member = members.first(where: { $0.key == key }), member.value != .null else { return nil }
         return member.value

@@ -120,9 +120,10 @@ public struct GNSSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
             return nil
         }
         let carry = millisecond == 1_000
-        guard var time = GNSSTime(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-            millisecond: carry ? 0 : millisecond)
+        guard
+            var time = GNSSTime(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                millisecond: carry ? 0 : millisecond)
         else { return nil }
         if carry { time.millisecondsSince1970 += 1_000 }
         self = time

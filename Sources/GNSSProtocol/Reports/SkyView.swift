@@ -22,9 +22,10 @@ public struct SkyView: Sendable, Hashable {
     public var device: String?
 
     /// Creates a sky view.
-    public init(time: GNSSTime? = nil, satellites: [Satellite] = [], hdop: Double? = nil, vdop: Double? = nil,
-        pdop: Double? = nil, device: String? = nil)
-    {
+    public init(
+        time: GNSSTime? = nil, satellites: [Satellite] = [], hdop: Double? = nil, vdop: Double? = nil,
+        pdop: Double? = nil, device: String? = nil
+    ) {
         self.time = time
         self.satellites = satellites
         self.hdop = hdop

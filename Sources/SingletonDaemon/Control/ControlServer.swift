@@ -1,5 +1,5 @@
-import SingletonRegistry
 import Foundation
+import SingletonRegistry
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import SingletonRegistry
 import Dispatch
+import SingletonRegistry
 import Synchronization
 
 #if canImport(Glibc)

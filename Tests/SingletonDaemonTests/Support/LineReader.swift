@@ -1,5 +1,5 @@
-import SingletonRegistry
 import Foundation
+import SingletonRegistry
 import Synchronization
 
 /// Reads lines from a pipe (a child's standard output or error), waiting with a bound, and keeps every line read

@@ -130,7 +130,9 @@ import Testing
         let changes = manager.stateChanges()
         // Two epochs an hour apart, paced in real time: the first fix arrives, then nothing for an hour.
         try await manager.start(
-            .nmeaReplay(name: "one fix", bytes: Array(Self.twoEpochsAnHourApart.utf8), pacing: .timestamps(speed: 1), loops: false))
+            .nmeaReplay(
+                name: "one fix", bytes: Array(Self.twoEpochsAnHourApart.utf8), pacing: .timestamps(speed: 1),
+                loops: false))
         var names: [String] = []
         for await state in changes {
             names.append(state.name)

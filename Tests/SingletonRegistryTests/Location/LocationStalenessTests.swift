@@ -1,6 +1,7 @@
 import GNSSProtocol
-@testable import SingletonRegistry
 import Testing
+
+@testable import SingletonRegistry
 
 /// A fixed state turns stale when fixes stop, and then no timer is left running: an idle daemon uses no CPU.
 @Suite(.timeLimit(.minutes(1))) struct LocationStalenessTests {

@@ -52,7 +52,8 @@ import Testing
     @Test @RegistryActor
     func aGpsdThatFallsSilentAfterAFixIsAStallAndTheNextConnectionDelivers() async throws {
         let connections = ObservedMutex(0)
-        let peer = try Self.silentPeer(after: Array((Self.banner + Self.noDevices + Self.tpv).utf8), connections: connections)
+        let peer = try Self.silentPeer(
+            after: Array((Self.banner + Self.noDevices + Self.tpv).utf8), connections: connections)
         defer { peer.close() }
         let manager = LocationManager()
         manager.reconnectPolicy = LocationTesting.quickReconnect
@@ -139,9 +140,10 @@ import Testing
         try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
 
         let reason = try #require(await states.nextReconnectReason())
-        #expect(reason.hasSuffix(
-            "(stalled); last problem: gpsd sent a line of 1048576 bytes without an end, over the 10240-byte limit; "
-                + "dropped it"), "\(reason)")
+        #expect(
+            reason.hasSuffix(
+                "(stalled); last problem: gpsd sent a line of 1048576 bytes without an end, over the 10240-byte limit; "
+                    + "dropped it"), "\(reason)")
         await manager.stop()
     }
 }

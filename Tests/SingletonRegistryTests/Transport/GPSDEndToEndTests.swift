@@ -62,7 +62,8 @@ import Testing
         }
         #expect(end == .endOfFile)
         #expect(
-            logEnded, "gpsd reports the end of the log as DEVICE with \"activated\":0; gpsfake said: \(fake.errorOutput)")
+            logEnded,
+            "gpsd reports the end of the log as DEVICE with \"activated\":0; gpsfake said: \(fake.errorOutput)")
         #expect(decoder.version?.protocolMajor == 3)
         #expect(decoder.invalidLineCount == 0)
         #expect(decoder.droppedLineCount == 0)
