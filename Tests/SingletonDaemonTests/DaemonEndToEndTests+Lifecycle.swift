@@ -3,18 +3,23 @@ import GNSSProtocol
 import Testing
 
 extension DaemonEndToEndTests {
-    /// A daemon whose source is a FIFO the test holds open and never writes: no fixes, no clients, nothing to do.
-    private func startIdle(in directory: TemporaryDirectory) async throws -> (DaemonProcess, fifo: Int32) {
+    /// Runs `body` with a daemon whose source is a FIFO the test holds open and never writes: no fixes, no
+    /// clients, nothing to do.
+    private func withIdleDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let fifoPath = directory.file("nmea")
         try #require(mkfifo(fifoPath, 0o600) == 0)
         // Read-write: opening does not wait for the daemon, and the daemon's source never sees an end.
         let fifo = open(fifoPath, O_RDWR | O_CLOEXEC)
         try #require(fifo >= 0)
+        defer { close(fifo) }
         let daemon = try DaemonProcess([
             "--nmea", fifoPath, "--control", directory.file("c.sock"), "--output", "/dev/null",
         ])
+        defer { daemon.kill() }
         try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
-        return (daemon, fifo)
+        try await body(daemon)
     }
 
     /// A shutdown that cannot finish: the output is a FIFO that nobody reads, filled with more TPV lines than its
@@ -51,23 +56,18 @@ extension DaemonEndToEndTests {
     /// A thread that did not block SIGTERM, SIGINT and SIGHUP took the signal first and Dispatch re-sent it to a
     /// thread that was no longer reading: a second SIGINT during shutdown was lost that way in CI.
     @Test func everyThreadLeavesTheSignalsToTheSignalSources() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let (daemon, fifo) = try await startIdle(in: directory)
-        defer {
-            daemon.kill()
-            close(fifo)
-        }
-        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
-        let masks = threads.compactMap { thread in Self.blockedSignals(pid: daemon.pid, thread: thread) }
-        #expect(threads.contains(String(daemon.pid)) && masks.count >= 2, "threads \(threads)")
-        for (thread, blocked) in masks {
-            for signo in [SIGTERM, SIGINT, SIGHUP] {
-                #expect(blocked & (1 << UInt64(signo - 1)) != 0, "thread \(thread) takes signal \(signo)")
+        try await withIdleDaemon { daemon in
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
+            let masks = threads.compactMap { thread in Self.blockedSignals(pid: daemon.pid, thread: thread) }
+            #expect(threads.contains(String(daemon.pid)) && masks.count >= 2, "threads \(threads)")
+            for (thread, blocked) in masks {
+                for signo in [SIGTERM, SIGINT, SIGHUP] {
+                    #expect(blocked & (1 << UInt64(signo - 1)) != 0, "thread \(thread) takes signal \(signo)")
+                }
             }
+            daemon.signal(SIGTERM)
+            #expect(await daemon.exitStatus() == 0)
         }
-        daemon.signal(SIGTERM)
-        #expect(await daemon.exitStatus() == 0)
     }
 
     /// The thread's name and its blocked-signal mask (`SigBlk` of `/proc/PID/task/TID/status`, bit N-1 for signal
@@ -92,21 +92,16 @@ extension DaemonEndToEndTests {
     }
 
     @Test func anIdleDaemonUsesNoCPU() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let (daemon, fifo) = try await startIdle(in: directory)
-        defer {
-            daemon.kill()
-            close(fifo)
+        try await withIdleDaemon { daemon in
+            let before = try #require(Self.cpuTime(of: daemon.pid))
+            // The measurement window: what the daemon does on its own while nothing happens.
+            try await Task.sleep(for: .seconds(2))
+            let used = try #require(Self.cpuTime(of: daemon.pid)) - before
+            // A busy-polling loop would use most of a core; sleeping threads use a few clock ticks at most.
+            #expect(used < .milliseconds(100), "an idle daemon used \(used) of CPU in 2 s")
+            daemon.signal(SIGTERM)
+            #expect(await daemon.exitStatus() == 0)
         }
-        let before = try #require(Self.cpuTime(of: daemon.pid))
-        // The measurement window: what the daemon does on its own while nothing happens.
-        try await Task.sleep(for: .seconds(2))
-        let used = try #require(Self.cpuTime(of: daemon.pid)) - before
-        // A busy-polling loop would use most of a core; sleeping threads use a few clock ticks at most.
-        #expect(used < .milliseconds(100), "an idle daemon used \(used) of CPU in 2 s")
-        daemon.signal(SIGTERM)
-        #expect(await daemon.exitStatus() == 0)
     }
 
     /// The user plus system CPU time of `pid` (fields 14 and 15 of `/proc/PID/stat`, in clock ticks).
