@@ -8,14 +8,10 @@ extension DaemonEndToEndTests {
     private func withIdleDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let fifoPath = directory.file("nmea")
-        try #require(mkfifo(fifoPath, 0o600) == 0)
-        // Read-write: opening does not wait for the daemon, and the daemon's source never sees an end.
-        let fifo = open(fifoPath, O_RDWR | O_CLOEXEC)
-        try #require(fifo >= 0)
-        defer { close(fifo) }
+        let source = try HeldFIFO(directory.file("nmea"))
+        defer { source.close() }
         let daemon = try DaemonProcess([
-            "--nmea", fifoPath, "--control", directory.file("c.sock"), "--output", "/dev/null",
+            "--nmea", source.path, "--control", directory.file("c.sock"), "--output", "/dev/null",
         ])
         defer { daemon.kill() }
         try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
@@ -29,14 +25,10 @@ extension DaemonEndToEndTests {
         defer { directory.remove() }
         let track = directory.file("track.nmea")
         try Self.manyEpochs(2_000).write(toFile: track, atomically: false, encoding: .utf8)
-        let outputPath = directory.file("out")
-        try #require(mkfifo(outputPath, 0o600) == 0)
-        // Read-write, so the daemon's open does not wait for a reader; the test never reads it.
-        let output = open(outputPath, O_RDWR | O_CLOEXEC)
-        try #require(output >= 0)
-        defer { close(output) }
+        let output = try HeldFIFO(directory.file("out"))
+        defer { output.close() }
         let daemon = try DaemonProcess([
-            "--nmea", track, "--control", directory.file("c.sock"), "--output", outputPath,
+            "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
         ])
         defer { daemon.kill() }
         // Every fix has been handed to the output, whose writer is now blocked on the full pipe.

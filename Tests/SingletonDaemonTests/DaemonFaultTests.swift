@@ -47,14 +47,10 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         // The source is a FIFO the test writes to, so the test decides when fixes come and how fast.
-        let fifoPath = directory.file("nmea")
-        try #require(mkfifo(fifoPath, 0o600) == 0)
-        // Read-write: opening does not wait for the daemon, and the daemon's source never sees an end.
-        let fifo = open(fifoPath, O_RDWR | O_CLOEXEC)
-        try #require(fifo >= 0)
-        defer { close(fifo) }
+        let source = try HeldFIFO(directory.file("nmea"))
+        defer { source.close() }
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--nmea", fifoPath, "--control", control, "--output", "/dev/null"])
+        let daemon = try DaemonProcess(["--nmea", source.path, "--control", control, "--output", "/dev/null"])
         defer { daemon.kill() }
         try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
 
@@ -103,7 +99,7 @@ import Testing
         let silent = try #require(StreamClient(path: control))
         silent.send("{\"cmd\":\"watch\"}\n")
         #expect(await silent.readLine()?.contains("\"class\":\"WATCH\"") == true)
-        let writer = FIFOWriter(fd: fifo, bytes: DemoTrack.nmea(), passes: 40)
+        let writer = FIFOWriter(fd: source.fd, bytes: DemoTrack.nmea(), passes: 40)
         let dropped = await daemon.stderr.line(containing: "watcher does not read", timeout: 60)
         #expect(dropped?.contains("notice: control: dropped client") == true, "\(daemon.stderr.history.suffix(5))")
         let passesWritten = await writer.stop()
