@@ -13,11 +13,8 @@ import SingletonRegistry
 /// output queue, the signal queue); the main actor is never used. The registry is reached through
 /// `appSingletons` on ``SingletonRegistry/RegistryActor``.
 public enum Daemon {
-    /// How long a graceful shutdown may take before the daemon exits regardless.
-    public static let shutdownDeadline: Duration = .milliseconds(1_800)
-
     /// Runs the daemon and returns its exit status: 0 after a graceful shutdown, 1 when something it needs cannot
-    /// be opened.
+    /// be opened. A shutdown that takes longer than ``RunOptions/stopTimeout`` exits the process with status 1.
     ///
     /// Signals reach it only in a process whose threads all block them: run it through
     /// ``Singletond/runProcess(_:)``.
@@ -92,9 +89,10 @@ public enum Daemon {
         let signo = await iterator.next() ?? SIGTERM
         logger.info("\(SignalHandler.name(of: signo)): shutting down")
         notify.stopping()
-        let deadline = DispatchTimeInterval.milliseconds(Int(shutdownDeadline / .milliseconds(1)))
+        let stopTimeout = options.stopTimeout
+        let deadline = DispatchTimeInterval.milliseconds(Int(stopTimeout / .milliseconds(1)))
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-            logger.error("shutdown took longer than \(shutdownDeadline); exiting now")
+            logger.error("shutdown took longer than \(stopTimeout); exiting now")
             _exit(1)
         }
 

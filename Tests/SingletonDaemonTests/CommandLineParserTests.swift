@@ -46,12 +46,14 @@ import Testing
     @Test func runOptions() throws {
         let options = try run([
             "run", "--demo", "--control", "/run/singletond/control.sock", "--output", "/var/lib/fixes.json",
-            "--log-level", "warning", "--survey-seconds", "300",
+            "--log-level", "warning", "--survey-seconds", "300", "--stop-timeout", "0.25",
         ])
         #expect(options.control == "/run/singletond/control.sock")
         #expect(options.output == "/var/lib/fixes.json")
         #expect(options.logLevel == .warning)
         #expect(options.surveySeconds == 300)
+        #expect(options.stopTimeout == .milliseconds(250))
+        #expect(try run([]).stopTimeout == .milliseconds(1_800))
         #expect(try run(["--output", "-"]).output == "-")
         #expect(try run(["--output=fixes.json"]).output == "fixes.json")
     }
@@ -94,6 +96,8 @@ import Testing
         (["--survey-seconds", "-5"], "not a number of seconds"),
         (["--survey-seconds", "nan"], "not a number of seconds"),
         (["--survey-seconds", "1e9"], "not a number of seconds"),
+        (["--stop-timeout", "0"], "--stop-timeout: '0' is not a number of seconds between 0 and 3600"),
+        (["--stop-timeout", "7200"], "not a number of seconds"),
         (["--control", "a", "--control", "b"], "--control given twice"),
         (["run", "stray"], "unexpected argument 'stray'"),
         (["status", "now"], "unexpected argument 'now' for status"),

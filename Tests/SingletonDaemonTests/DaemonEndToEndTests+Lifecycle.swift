@@ -18,9 +18,11 @@ extension DaemonEndToEndTests {
         try await body(daemon)
     }
 
-    /// A shutdown that cannot finish: the output is a FIFO that nobody reads, filled with more TPV lines than its
-    /// pipe holds, so closing the output waits for a writer that is stuck until the hard deadline.
-    @Test func aSecondSignalDuringShutdownExitsAtOnce() async throws {
+    /// Runs `body` with a daemon whose shutdown cannot finish: the output is a FIFO that nobody reads, filled with
+    /// more TPV lines than its pipe holds, so closing the output waits for a writer that stays stuck.
+    private func withStuckOutput(
+        stopTimeout: String, _ body: (DaemonProcess) async throws -> Void
+    ) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let track = directory.file("track.nmea")
@@ -29,19 +31,37 @@ extension DaemonEndToEndTests {
         defer { output.close() }
         let daemon = try DaemonProcess([
             "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
+            "--stop-timeout", stopTimeout,
         ])
         defer { daemon.kill() }
         // Every fix has been handed to the output, whose writer is now blocked on the full pipe.
         let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
         try #require(ended != nil, "\(daemon.stderr.history)")
+        try await body(daemon)
+    }
 
-        daemon.signal(SIGTERM)
-        #expect(await daemon.stderr.line(containing: "SIGTERM: shutting down") != nil)
-        daemon.signal(SIGINT)
-        let status = await daemon.exitStatus()
-        #expect(status == 128 + SIGINT, "exit status \(String(describing: status)): \(daemon.stderr.history)")
-        let log = await daemon.stderr.rest()
-        #expect(!log.contains { $0.contains("stopped") || $0.contains("shutdown took longer") }, "\(log)")
+    /// The stop timeout is long, so only the second signal can end this shutdown, however slowly the test reacts.
+    @Test func aSecondSignalDuringShutdownExitsAtOnce() async throws {
+        try await withStuckOutput(stopTimeout: "600") { daemon in
+            daemon.signal(SIGTERM)
+            #expect(await daemon.stderr.line(containing: "SIGTERM: shutting down") != nil)
+            daemon.signal(SIGINT)
+            let status = await daemon.exitStatus()
+            #expect(status == 128 + SIGINT, "exit status \(String(describing: status)): \(daemon.stderr.history)")
+            let log = await daemon.stderr.rest()
+            #expect(!log.contains { $0.contains("stopped") || $0.contains("shutdown took longer") }, "\(log)")
+        }
+    }
+
+    @Test func aShutdownThatHangsExits1AtTheStopTimeout() async throws {
+        try await withStuckOutput(stopTimeout: "0.5") { daemon in
+            daemon.signal(SIGTERM)
+            let status = await daemon.exitStatus()
+            #expect(status == 1, "exit status \(String(describing: status)): \(daemon.stderr.history)")
+            let log = await daemon.stderr.rest()
+            #expect(log.contains { $0.contains("error: shutdown took longer than 0.5 seconds; exiting now") }, "\(log)")
+            #expect(!log.contains { $0.contains("stopped") }, "\(log)")
+        }
     }
 
     /// A Dispatch signal source on Linux reads a `signalfd`, which gets a signal only while no thread can take it.

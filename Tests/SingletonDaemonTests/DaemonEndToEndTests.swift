@@ -40,12 +40,11 @@ import Testing
         let times = [first, second].compactMap { $0?["time"]?.stringValue }.compactMap { GNSSTime(iso8601: $0) }
         #expect(times.count == 2 && times[1].millisecondsSince1970 - times[0].millisecondsSince1970 == 1_000)
 
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Exit status 0 means the shutdown finished within the daemon's own stop timeout (1.8 s by default); a
+        // shutdown that takes longer exits 1.
         daemon.signal(SIGTERM)
         let status = await daemon.exitStatus(timeout: 10)
-        #expect(status == 0)
-        #expect(clock.now - start < .seconds(2), "SIGTERM took \(clock.now - start)")
+        #expect(status == 0, "\(daemon.stderr.history)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on exit")
         let log = await daemon.stderr.rest()
         #expect(log.contains { $0.contains("info: SIGTERM: shutting down") })
@@ -263,6 +262,7 @@ import Testing
 }
 
 extension DaemonEndToEndTests {
+    /// Exit status 0 means the shutdown finished within the daemon's own stop timeout.
     @Test func sigtermDuringASurveySendsThePartialResultAndExitsInTime() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -271,14 +271,11 @@ extension DaemonEndToEndTests {
         let survey = try DaemonProcess(["survey", "600", "--control", control])
         defer { survey.kill() }
         #expect(await survey.stderr.line(containing: "survey: 0%") != nil)
-        let clock = ContinuousClock()
-        let start = clock.now
         daemon.signal(SIGTERM)
         let result = json(await survey.stdout.nextLine())
         #expect(result?["class"]?.stringValue == "SURVEY")
         #expect(result?["status"]?.stringValue == "cancelled")
-        #expect(await daemon.exitStatus() == 0)
-        #expect(clock.now - start < .seconds(2))
+        #expect(await daemon.exitStatus() == 0, "\(daemon.stderr.history)")
         #expect(await survey.exitStatus() == 1)
     }
 }

@@ -109,6 +109,10 @@ public enum CommandLineParser {
                 options.logLevel = level
             case "--survey-seconds":
                 options.surveySeconds = try parseSeconds(try value(for: name, inline: inline), option: name)
+            case "--stop-timeout":
+                let seconds = try parseSeconds(
+                    try value(for: name, inline: inline), option: name, maximum: RunOptions.maximumStopSeconds)
+                options.stopTimeout = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
             case "-":
                 throw UsageError("unexpected argument '-' (did you mean --nmea -?)")
             default:
@@ -160,13 +164,12 @@ public enum CommandLineParser {
         return (control, seconds)
     }
 
-    /// Parses a survey length: a positive number of seconds up to ``RunOptions/maximumSurveySeconds``.
-    static func parseSeconds(_ text: String, option: String) throws(UsageError) -> Double {
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0,
-            seconds <= RunOptions.maximumSurveySeconds
-        else {
-            throw UsageError(
-                "\(option): '\(text)' is not a number of seconds between 0 and \(Int(RunOptions.maximumSurveySeconds))")
+    /// Parses a length of time: a positive number of seconds up to `maximum`.
+    static func parseSeconds(
+        _ text: String, option: String, maximum: Double = RunOptions.maximumSurveySeconds
+    ) throws(UsageError) -> Double {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum else {
+            throw UsageError("\(option): '\(text)' is not a number of seconds between 0 and \(Int(maximum))")
         }
         return seconds
     }

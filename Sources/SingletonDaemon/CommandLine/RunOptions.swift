@@ -4,6 +4,10 @@ public struct RunOptions: Sendable, Hashable {
     public static let defaultSurveySeconds: Double = 60
     /// The longest survey the daemon accepts, in seconds (one week).
     public static let maximumSurveySeconds: Double = 604_800
+    /// How long a graceful shutdown may take by default before the daemon exits with status 1 regardless.
+    public static let defaultStopTimeout: Duration = .milliseconds(1_800)
+    /// The longest stop timeout the daemon accepts, in seconds (one hour).
+    public static let maximumStopSeconds: Double = 3_600
 
     /// Where positions come from.
     public var source: SourceOption
@@ -15,16 +19,19 @@ public struct RunOptions: Sendable, Hashable {
     public var logLevel: LogLevel
     /// The length of a survey asked for without a length, in seconds.
     public var surveySeconds: Double
+    /// How long a graceful shutdown may take before the daemon exits with status 1 regardless.
+    public var stopTimeout: Duration
 
     /// Creates options; the defaults are those of `singletond` with no arguments.
     public init(
         source: SourceOption = .demo, control: String? = nil, output: String = "-", logLevel: LogLevel = .info,
-        surveySeconds: Double = RunOptions.defaultSurveySeconds
+        surveySeconds: Double = RunOptions.defaultSurveySeconds, stopTimeout: Duration = RunOptions.defaultStopTimeout
     ) {
         self.source = source
         self.control = control
         self.output = output
         self.logLevel = logLevel
         self.surveySeconds = surveySeconds
+        self.stopTimeout = stopTimeout
     }
 }

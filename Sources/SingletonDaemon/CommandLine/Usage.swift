@@ -24,6 +24,7 @@ public enum Usage {
           --output PATH|-         where TPV lines go (default - , standard output); SIGHUP reopens it
           --log-level LEVEL       trace, debug, info, notice, warning or error (default info)
           --survey-seconds N      the length of a survey asked for without one (default 60)
+          --stop-timeout N        how long a shutdown may take before the daemon exits 1 (default 1.8)
 
         """
 }
