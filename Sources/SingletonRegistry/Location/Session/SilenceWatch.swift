@@ -6,7 +6,8 @@
 /// answer counts the moment it reaches the reader, not when a busy cooperative pool gets round to decoding it. After
 /// ``timeout`` of silence the watch sends the ``probe`` if there is one (gpsd answers `?VERSION;` even when it has no
 /// device, and an idle gpsd is legitimately quiet); only silence for another ``timeout`` after it is a stall. Without a
-/// probe (NMEA over TCP, where a receiver talks at least once a second) the first ``timeout`` of silence is one.
+/// probe (NMEA over TCP, where a receiver talks at least once a second) the first ``timeout`` of silence is one. The
+/// answer's ``timeout`` counts from when the probe was sent, so a watch that wakes late still gives the peer all of it.
 final class SilenceWatch: Sendable {
     /// How long a silence may last before the watch acts.
     let timeout: Duration
@@ -15,8 +16,8 @@ final class SilenceWatch: Sendable {
     private struct State {
         /// When the session started waiting for bytes; `nil` while it works on some.
         var waitingSince: ContinuousClock.Instant?
-        /// The silence a probe was sent in, identified by when it began.
-        var probedSilence: ContinuousClock.Instant?
+        /// The last probe: the silence it was sent in, identified by when that began, and when it was sent.
+        var probe: (silence: ContinuousClock.Instant, sent: ContinuousClock.Instant)?
         /// Why the connection was given up, once it was.
         var stall: String?
     }
@@ -26,11 +27,11 @@ final class SilenceWatch: Sendable {
         self.timeout = timeout
     }
 
-    /// The reader waits for the peer's next bytes; a silence already being timed goes on (a `poll` that returned
-    /// without data, or was interrupted, does not restart it).
-    func waiting() {
+    /// The reader waits for the peer's next bytes, since `start` (now, unless a test backdates it); a silence already
+    /// being timed goes on (a `poll` that returned without data, or was interrupted, does not restart it).
+    func waiting(since start: ContinuousClock.Instant = .now) {
         state.withLock { state in
-            if state.waitingSince == nil { state.waitingSince = .now }
+            if state.waitingSince == nil { state.waitingSince = start }
         }
     }
 
@@ -49,12 +50,13 @@ final class SilenceWatch: Sendable {
     func run(source: String, probe: (request: String, send: @Sendable () -> Bool)?, stop: @Sendable () -> Void) async {
         let silence = Self.describe(timeout)
         while !Task.isCancelled {
-            let (since, probed) = state.withLock { ($0.waitingSince, $0.probedSilence) }
+            let (since, lastProbe) = state.withLock { ($0.waitingSince, $0.probe) }
             guard let since else {
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 continue
             }
-            let deadline = since + (probed == since ? timeout * 2 : timeout)
+            let probedAt = lastProbe.flatMap { $0.silence == since ? $0.sent : nil }
+            let deadline = (probedAt ?? since) + timeout
             if ContinuousClock.now < deadline {
                 guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
                 continue
@@ -62,12 +64,13 @@ final class SilenceWatch: Sendable {
             guard let probe else {
                 return giveUp("\(source) sent nothing for \(silence) (stalled)", stop: stop)
             }
-            if probed == since {
+            if probedAt != nil {
                 return giveUp(
                     "\(source) sent nothing for \(silence) and did not answer \(probe.request) within \(silence) (stalled)",
                     stop: stop)
             }
-            state.withLock { $0.probedSilence = since }
+            let sent = ContinuousClock.now
+            state.withLock { $0.probe = (since, sent) }
             if !probe.send() {
                 return giveUp(
                     "\(source) sent nothing for \(silence) and did not take \(probe.request) (stalled)", stop: stop)
