@@ -25,8 +25,9 @@ import Testing
         defer { if log == .generated { unlink(logPath) } }
 
         // -p: gpsfake watches the session itself, so after one pass (-1) it sees the device go, stops its gpsd and
-        // exits; gpsd closing the connections ends our stream and gpspipe.
-        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.02", logPath])
+        // exits; gpsd closing the connections ends our stream and gpspipe. 100 ms a sentence makes a pass last 9 s or
+        // more, so a gpspipe started late on a loaded machine still sees enough of it.
+        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.1", logPath])
         let (fake, port) = (started.process, started.port)
         defer { fake.terminate() }
         let channel = try await GPSDTools.connect(port: port, while: fake)

@@ -95,13 +95,10 @@ import Testing
         var events = EventCollector(reader)
         try writeAll(peer, "x")
         #expect(await events.bytes(count: 1) == [UInt8(ascii: "x")])
-        // The reader is now back in poll(2) with nothing to read.
-        let start = ContinuousClock.now
+        // The reader is now back in poll(2), which has no timeout: only the wake-up pipe can end it (without it,
+        // the wait below would last until the suite's time limit fails the test).
         reader.stop()
         #expect(await events.untilEnd().end == .stopped)
-        // The wake pipe ends the poll at once; the bound only tells that from a poll that runs to a timeout, with room
-        // for a loaded machine.
-        #expect(ContinuousClock.now - start < .seconds(5))
         reader.stop()
     }
 
