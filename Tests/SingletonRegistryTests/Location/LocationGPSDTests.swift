@@ -49,9 +49,9 @@ import Testing
             return
         }
         guard let logPath = log.path else { return }
-        // -1 -p: one pass, then gpsfake sees the device go, stops its gpsd and exits, closing every client. 50 ms a
-        // sentence makes the shortest log last 5 s, so a gpspipe that starts late on a loaded machine still sees it.
-        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.05", logPath])
+        // -1 -p: one pass, then gpsfake sees the device go, stops its gpsd and exits, closing every client. 100 ms a
+        // sentence makes the shortest log last 10 s, so a gpspipe that starts late on a loaded machine still sees it.
+        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.1", logPath])
         let (fake, port) = (started.process, started.port)
         defer { fake.terminate() }
 
