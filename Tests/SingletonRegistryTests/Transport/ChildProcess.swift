@@ -5,10 +5,11 @@ import SingletonRegistry
 import Synchronization
 import Testing
 
-/// A child process spawned with a clean signal mask.
+/// A child process spawned with a clean signal mask, in a process group of its own.
 ///
 /// Foundation's `Process` passes on the signal mask of the thread that launches it, and test threads block
-/// SIGTERM; gpsfake and gpspipe launched that way cannot be terminated.
+/// SIGTERM; gpsfake and gpspipe launched that way cannot be terminated. The process group lets ``waitForExit(timeout:)``
+/// kill a tool together with the helpers it started (gpsfake's gpsd).
 final class ChildProcess: Sendable {
     let pid: pid_t
     private let status = ObservedMutex<Int32?>(nil)
@@ -48,7 +49,9 @@ final class ChildProcess: Sendable {
         for signal in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -100,14 +103,32 @@ final class ChildProcess: Sendable {
         if isRunning { kill(pid, SIGTERM) }
     }
 
-    /// Waits for the child to exit, off the cooperative pool.
-    func waitForExit() async {
+    /// Waits for the child to exit, off the cooperative pool; a child still running after `timeout` seconds is
+    /// killed with its process group (its ``exitStatus`` then says SIGKILL), so that no test hangs on it.
+    ///
+    /// gpsfake 3.22 needs this: when SIGTERM lands while it polls its gpsd, its handler's own poll cannot take the lock
+    /// Python's `Popen.poll` holds, sees the (already dead) gpsd as running, and loops for ever.
+    func waitForExit(timeout: Double = 15) async {
+        let group = pid
+        let exited = ObservedMutex(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            exited.withLock { exited in
+                guard !exited else { return }
+                print("ChildProcess: pid \(group) still running after \(timeout) s; killing its process group")
+                kill(-group, SIGKILL)
+            }
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [self] in
                 var raw: Int32 = 0
-                if waitpid(pid, &raw, 0) == pid { status.withLock { $0 = raw } }
+                var reaped: pid_t
+                repeat { reaped = waitpid(pid, &raw, 0) } while reaped < 0 && errno == EINTR
+                exited.withLock { $0 = true }
+                // Otherwise `isRunning` reaped it first and keeps the status.
+                if reaped == pid { status.withLock { $0 = raw } }
                 continuation.resume()
             }
         }
     }
+
 }
