@@ -61,13 +61,14 @@ import Testing
         let probe = WedgingProbe()
         let watchdog = Task { await Watchdog.run(every: .milliseconds(10), notify: notify, probe: probe.probe) }
         defer { watchdog.cancel() }
-        #expect(listener.receive() == "WATCHDOG=1")
-        #expect(listener.receive() == "WATCHDOG=1")
+        // The waits run on threads of their own: the watchdog under test needs the cooperative pool.
+        #expect(await blocking { listener.receive() } == "WATCHDOG=1")
+        #expect(await blocking { listener.receive() } == "WATCHDOG=1")
         // The third probe hangs, as a wedged actor would: no ping may be sent meanwhile.
         for await _ in probe.wedged { break }
         #expect(listener.receive(timeout: 0) == nil, "a ping went out while the probe hung")
         probe.releaseSignal.yield()
-        #expect(listener.receive() == "WATCHDOG=1", "pings resume once the actor answers")
+        #expect(await blocking { listener.receive() } == "WATCHDOG=1", "pings resume once the actor answers")
     }
 
     @Test func watchdogIntervalIsHalfOfWatchdogUsec() {
