@@ -42,9 +42,9 @@ import Testing
                 + "(stalled)")
         #expect(ContinuousClock.now - started >= .milliseconds(400), "a stall is two timeouts of silence")
         #expect(manager.lastProblem == reason)
-        // Every connection stalls the same way, and each is given up.
+        // Every connection stalls the same way, and each is given up: only an established connection can stall, so
+        // the same reason again is the second connection's (the peer's thread may not have counted it yet).
         #expect(await states.nextReconnectReason() == reason)
-        #expect(connections.withLock { $0 } >= 2)
         await manager.stop()
         #expect(manager.state == .idle)
     }
