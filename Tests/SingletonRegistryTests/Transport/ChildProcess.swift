@@ -12,6 +12,8 @@ import Testing
 /// kill a tool together with the helpers it started (gpsfake's gpsd).
 final class ChildProcess: Sendable {
     let pid: pid_t
+    /// The command line, for messages.
+    let commandLine: String
     private let status = ObservedMutex<Int32?>(nil)
     /// The child's own `$TMPDIR`, removed with this object.
     private let temporaryDirectory: String?
@@ -61,6 +63,7 @@ final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         try #require(result == 0, "posix_spawn \(path): \(SourceError.systemMessage(result))")
         self.pid = pid
+        commandLine = ([path] + arguments).joined(separator: " ")
     }
 
     /// Adds "close every descriptor from 3 up" to `actions`: the child keeps only standard input, output and error.
@@ -109,12 +112,12 @@ final class ChildProcess: Sendable {
     /// gpsfake 3.22 needs this: when SIGTERM lands while it polls its gpsd, its handler's own poll cannot take the lock
     /// Python's `Popen.poll` holds, sees the (already dead) gpsd as running, and loops for ever.
     func waitForExit(timeout: Double = 15) async {
-        let group = pid
+        let (group, commandLine) = (pid, commandLine)
         let exited = ObservedMutex(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
             exited.withLock { exited in
                 guard !exited else { return }
-                print("ChildProcess: pid \(group) still running after \(timeout) s; killing its process group")
+                print("ChildProcess: \(commandLine) still running after \(timeout) s; killing its process group")
                 kill(-group, SIGKILL)
             }
         }
