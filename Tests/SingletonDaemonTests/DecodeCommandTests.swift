@@ -11,4 +11,24 @@ import Testing
         #expect(DecodeCommand.run(["a.nmea", "b.nmea"]) == 64)
         #expect(DecodeCommand.run(["--device"]) == 64)
     }
+
+    @Test func argumentsNameTheInputAndTheDevice() throws {
+        #expect(try DecodeCommand.parse([]) == .decode(input: "-", device: nil))
+        #expect(try DecodeCommand.parse(["-"]) == .decode(input: "-", device: nil))
+        #expect(try DecodeCommand.parse(["log.nmea"]) == .decode(input: "log.nmea", device: nil))
+        #expect(
+            try DecodeCommand.parse(["--device", "/dev/ttyUSB0", "log.nmea"])
+                == .decode(input: "log.nmea", device: "/dev/ttyUSB0"))
+        #expect(try DecodeCommand.parse(["log.nmea", "--help"]) == .help)
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["a.nmea", "b.nmea"], "more than one input"),
+        (["-", "-"], "more than one input"),
+        (["--device"], "--device needs a name"),
+    ])
+    func wrongArgumentsAreUsageErrors(arguments: [String], expected: String) {
+        #expect(throws: UsageError(expected)) { try DecodeCommand.parse(arguments) }
+    }
 }

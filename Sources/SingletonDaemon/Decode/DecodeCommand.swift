@@ -14,34 +14,56 @@ public enum DecodeCommand {
     /// The usage line printed on a bad argument.
     public static let usage = "usage: singletond decode [--device NAME] [FILE|-]"
 
-    /// Runs the command with the arguments that follow `decode`; returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    /// What the arguments that follow `decode` ask for.
+    public enum Request: Sendable, Hashable {
+        /// Print the usage.
+        case help
+        /// Decode `input` (a file path, or `-` for standard input); `device` names the device in the output, `nil`
+        /// meaning the input's name.
+        case decode(input: String, device: String?)
+    }
+
+    /// Reads the arguments that follow `decode`: a pure function, tested and fuzzed alone.
+    ///
+    /// - Throws: ``UsageError`` naming the first argument that is wrong.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Request {
         var path: String?
-        var device = "stdin"
-        var deviceGiven = false
+        var device: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
             case "-h", "--help":
-                writeAll(2, Array((usage + "\n").utf8))
-                return 0
+                return .help
             case "--device":
-                guard index + 1 < arguments.count else { return usageError("--device needs a name") }
+                guard index + 1 < arguments.count else { throw UsageError("--device needs a name") }
                 device = arguments[index + 1]
-                deviceGiven = true
                 index += 1
-            case "-":
-                guard path == nil else { return usageError("more than one input") }
-                path = "-"
             default:
-                if argument.hasPrefix("-") { return usageError("unknown option '\(argument)'") }
-                guard path == nil else { return usageError("more than one input") }
+                if argument.hasPrefix("-"), argument != "-" { throw UsageError("unknown option '\(argument)'") }
+                guard path == nil else { throw UsageError("more than one input") }
                 path = argument
             }
             index += 1
         }
-        let input = path ?? "-"
+        return .decode(input: path ?? "-", device: device)
+    }
+
+    /// Runs the command with the arguments that follow `decode`; returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let input: String
+        let device: String?
+        do throws(UsageError) {
+            switch try parse(arguments) {
+            case .help:
+                writeAll(2, Array((usage + "\n").utf8))
+                return 0
+            case .decode(let path, let name):
+                (input, device) = (path, name)
+            }
+        } catch {
+            return usageError(error.message)
+        }
         let fd: Int32
         if input == "-" {
             fd = 0
@@ -52,10 +74,10 @@ public enum DecodeCommand {
                 writeAll(2, Array("singletond decode: cannot open '\(input)': \(reason)\n".utf8))
                 return 1
             }
-            if !deviceGiven { device = input }
         }
         defer { if fd > 0 { close(fd) } }
-        return decode(fd: fd, name: input == "-" ? "stdin" : input, device: device)
+        let name = input == "-" ? "stdin" : input
+        return decode(fd: fd, name: name, device: device ?? name)
     }
 
     private static func usageError(_ message: String) -> Int32 {
