@@ -5,36 +5,44 @@ import PackageDescription
 let package = Package(
     name: "SingletonRegistry",
     products: [
-        .library(name: "SingletonRegistry", targets: ["SingletonRegistry", "GNSSProtocol"]),
+        .library(name: "SingletonRegistry", targets: ["SingletonRegistry"]),
         .library(name: "SingletonRegistryTesting", targets: ["SingletonRegistryTesting"]),
+        .library(name: "GNSSLocation", targets: ["GNSSLocation", "GNSSProtocol"]),
+        .library(name: "GNSSLocationTesting", targets: ["GNSSLocationTesting"]),
         .executable(name: "singletond", targets: ["singletond"]),
         .executable(name: "hop-bench", targets: ["HopBench"]),
     ],
     targets: [
         // Pure protocol code: NMEA 0183 and gpsd JSON. Value types, no isolation, no Foundation.
         .target(name: "GNSSProtocol"),
-        // The registry's global actor, AppSingletons and the managers it holds.
-        .target(name: "SingletonRegistry", dependencies: ["GNSSProtocol"]),
-        // Swift Testing support: the `.singletons` trait and ready mocks.
+        // The registry: its global actor, AppSingletons, the keys users declare, override scopes, LongTaskManager.
+        // Portable by construction: no system module, only the standard library, Observation and Synchronization.
+        .target(name: "SingletonRegistry"),
+        // Swift Testing support for the registry: the `.singletons` trait, escape reports and ready mocks.
         .target(name: "SingletonRegistryTesting", dependencies: ["SingletonRegistry"]),
+        // LocationManager and its transports (gpsd, NMEA over file, serial, TCP): a registry key declared the way a
+        // user declares one. The only module of the registry's products that makes system calls.
+        .target(name: "GNSSLocation", dependencies: ["SingletonRegistry", "GNSSProtocol"]),
+        // Swift Testing support for GNSSLocation: a LocationManager that plays scripted fixes.
+        .target(name: "GNSSLocationTesting", dependencies: ["GNSSLocation", "SingletonRegistryTesting"]),
         // The daemon's parts (command line, control socket, output, signals), testable as a library.
-        .target(name: "SingletonDaemon", dependencies: ["SingletonRegistry", "GNSSProtocol"]),
+        .target(name: "SingletonDaemon", dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol"]),
         .executableTarget(name: "singletond", dependencies: ["SingletonDaemon"]),
         // hop-bench's harness (runner, histogram, report, baseline check), a library so tests can reach it.
         .target(name: "HopBenchCore", path: "Benchmarks/HopBenchCore"),
         .executableTarget(
             name: "HopBench",
-            dependencies: ["SingletonRegistry", "GNSSProtocol", "HopBenchCore"],
+            dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol", "HopBenchCore"],
             path: "Benchmarks/HopBench"
         ),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol"]),
         .testTarget(
             name: "SingletonRegistryTests",
-            dependencies: ["SingletonRegistry", "SingletonRegistryTesting"]
+            dependencies: ["SingletonRegistry", "SingletonRegistryTesting", "GNSSLocation", "GNSSLocationTesting"]
         ),
         .testTarget(
             name: "SingletonDaemonTests",
-            dependencies: ["SingletonDaemon", "SingletonRegistryTesting"]
+            dependencies: ["SingletonDaemon", "SingletonRegistryTesting", "GNSSLocationTesting"]
         ),
         .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
     ],

@@ -28,6 +28,9 @@ enum CaseCatalog {
             Cases.mainActorRoundTrip,
             Cases.registryRead,
             Cases.registryReadOverridden,
+            Cases.registryReadTwentyKeys,
+            Cases.registryReadTwentyKeysOverridden,
+            Cases.registryScope,
             Cases.registryHop,
             Cases.gpsdParseTPV,
             Cases.nmeaParse,
@@ -51,6 +54,19 @@ enum CaseCatalog {
             denominator: ["same-actor.call", "tasklocal.read"],
             limit: 2
         ),
+        RatioCheck(
+            "registry.read.20keys <= 2 x (same-actor.call + tasklocal.read)",
+            numerator: ["registry.read.20keys"],
+            denominator: ["same-actor.call", "tasklocal.read"],
+            limit: 2
+        ),
+        RatioCheck(
+            "registry.read.20keys.overridden <= 2 x (same-actor.call + tasklocal.read)",
+            numerator: ["registry.read.20keys.overridden"],
+            denominator: ["same-actor.call", "tasklocal.read"],
+            limit: 2
+        ),
+        RatioCheck("registry.scope <= 500 ns", numerator: ["registry.scope"], denominator: [], limit: 500),
         RatioCheck(
             "registry.hop <= 1.2 x actor.call", numerator: ["registry.hop"], denominator: ["actor.call"], limit: 1.2),
         RatioCheck(

@@ -1,11 +1,12 @@
 /// A derived row: the sum of some cases' median p50s over the sum of others', measured in the same run, checked
-/// against a limit. `registry.read ≤ 2 × (same-actor.call + tasklocal.read)` is one.
+/// against a limit. `registry.read ≤ 2 × (same-actor.call + tasklocal.read)` is one. A row with no denominator
+/// checks the numerator's nanoseconds themselves: `registry.scope <= 500 ns`.
 public struct RatioCheck: Sendable {
     /// The name shown in the table.
     public var name: String
     /// Cases whose p50s are added up above the fraction bar.
     public var numerator: [String]
-    /// Cases whose p50s are added up below the fraction bar.
+    /// Cases whose p50s are added up below the fraction bar; none for a row in nanoseconds.
     public var denominator: [String]
     /// The largest acceptable ratio; nil for a row that only informs.
     public var limit: Double?
@@ -26,7 +27,7 @@ public struct RatioCheck: Sendable {
             return RatioResult(name: name, ratio: nil, limit: limit, status: .skipped, missing: missing)
         }
         let top = numerator.reduce(0) { $0 + p50[$1]! }
-        let bottom = denominator.reduce(0) { $0 + p50[$1]! }
+        let bottom = denominator.isEmpty ? 1 : denominator.reduce(0) { $0 + p50[$1]! }
         let ratio = bottom > 0 ? top / bottom : .infinity
         let status: RatioResult.Status =
             if let limit { ratio <= limit ? .pass : .fail } else { .informational }

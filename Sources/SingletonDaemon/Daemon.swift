@@ -1,4 +1,5 @@
 import Dispatch
+import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 
@@ -134,10 +135,12 @@ public enum Daemon {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
     }
 
-    /// Makes the process-wide container hold the live managers, with the survey as the long task's default job.
+    /// Makes the process-wide container hold the live managers, location first, with the survey as the long
+    /// task's default job.
     @RegistryActor
     private static func compose(defaultSurveySeconds: Double, logger: Logger) {
         appSingletons = AppSingletons()
+        appSingletons.declare(LocationManagerKey.self, LongTaskManagerKey.self)
         appSingletons.longTaskManager.defaultJob = SurveyJob.defaultJob(seconds: defaultSurveySeconds, logger: logger)
     }
 

@@ -1,7 +1,7 @@
-import SingletonRegistry
+@_spi(Testing) import SingletonRegistry
 import Testing
 
-/// A Swift Testing trait that replaces shared managers for each test (or each case of a parameterised test).
+/// A Swift Testing trait that replaces shared values for each test (or each case of a parameterised test).
 ///
 /// ```swift
 /// @Test(.singletons { $0.longTaskManager = LongTaskManagerMock() })
@@ -9,15 +9,16 @@ import Testing
 /// ```
 ///
 /// The replacement is a task-local override made with ``SingletonRegistry/withSingletons(_:isolation:operation:)``,
-/// so tests that run in parallel each see their own managers. When the test ends, the managers it replaced are
-/// shut down and the work they started is cancelled and awaited, so nothing runs on into the next test. Reads of a
-/// replaced manager from outside the test's task tree (a detached task, a Dispatch callback) are recorded as issues
-/// of the test, because such code silently saw the live manager instead of the replacement.
+/// so tests that run in parallel each see their own values. When the test ends, the values it replaced that have
+/// a lifecycle are shut down and the work they started is cancelled and awaited, so nothing runs on into the next
+/// test. A read of a replaced value from outside the test's task tree (a detached task, a Dispatch callback) saw
+/// the live value instead of the replacement: it fails the test when only this test's scopes were active, and is
+/// a warning when other tests ran beside it, since it may have been theirs.
 public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @RegistryActor @Sendable (AppSingletons) -> Void
     let sourceLocation: SourceLocation
 
-    /// Applied to a suite, the trait replaces managers for each test in it.
+    /// Applied to a suite, the trait replaces values for each test in it.
     public var isRecursive: Bool { true }
 
     /// Runs `function` inside an override scope and reports reads that escaped it.
@@ -42,7 +43,7 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == SingletonsTrait {
-    /// Replaces shared managers for the test: `configure` sets them on the test's copy of the container.
+    /// Replaces shared values for the test: `configure` sets them on the test's copy of the container.
     ///
     /// Escaped reads are reported at `sourceLocation`, the place the trait is applied.
     public static func singletons(

@@ -38,6 +38,13 @@ import Testing
         #expect(partial.missing == ["registry.read"])
     }
 
+    @Test func aRowWithNoDenominatorChecksNanoseconds() {
+        let row = RatioCheck("registry.scope <= 500 ns", numerator: ["registry.scope"], denominator: [], limit: 500)
+        #expect(row.evaluate([Self.result("registry.scope", 480)]).status == .pass)
+        #expect(row.evaluate([Self.result("registry.scope", 480)]).ratio == 480)
+        #expect(row.evaluate([Self.result("registry.scope", 520)]).status == .fail)
+    }
+
     @Test func anMtraceLogIsTalliedBetweenPassMarkers() {
         // Markers: pass 0 begins with a 777,777-byte block (0xbde31) and ends with 0xbde32; pass 1 uses 0xbde33/34.
         let log = """

@@ -1,4 +1,5 @@
 import Foundation
+import GNSSLocation
 import GNSSProtocol
 import Testing
 

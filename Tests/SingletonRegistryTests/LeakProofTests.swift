@@ -1,3 +1,4 @@
+import GNSSLocation
 import SingletonRegistry
 import SingletonRegistryTesting
 import Testing

@@ -1,9 +1,10 @@
+import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 import Synchronization
 import Testing
 
-/// The registry starts its managers in dependency order and stops them in reverse, awaiting each.
+/// The registry starts its managers in the order it came to hold them and stops them in reverse, awaiting each.
 @Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     /// A journal of lifecycle events shared by the probes of one test.
     final class Journal: Sendable {
@@ -55,7 +56,10 @@ import Testing
     @Test @RegistryActor
     func startsInDependencyOrderAndStopsInReverse() async throws {
         let journal = Journal()
-        let singletons = AppSingletons(locationManager: LocationProbe(journal), longTaskManager: LongTaskProbe(journal))
+        let singletons = AppSingletons {
+            $0.locationManager = LocationProbe(journal)
+            $0.longTaskManager = LongTaskProbe(journal)
+        }
         try await singletons.start()
         await singletons.shutdown()
         #expect(
@@ -68,8 +72,10 @@ import Testing
     @Test @RegistryActor
     func aFailedStartStopsWhatWasStarted() async {
         let journal = Journal()
-        let singletons = AppSingletons(
-            locationManager: LocationProbe(journal), longTaskManager: LongTaskProbe(journal, failsToStart: true))
+        let singletons = AppSingletons {
+            $0.locationManager = LocationProbe(journal)
+            $0.longTaskManager = LongTaskProbe(journal, failsToStart: true)
+        }
         await #expect(throws: SourceFailure.self) { try await singletons.start() }
         #expect(
             journal.all == [
@@ -90,7 +96,7 @@ import Testing
                 })
         }
         for await _ in started { break }
-        await AppSingletons(locationManager: LocationManager(), longTaskManager: manager).shutdown()
+        await AppSingletons { $0.longTaskManager = manager }.shutdown()
         #expect(manager.state == .cancelled(name: "endless"), "shutdown returned before the job ended")
         await #expect(throws: CancellationError.self) { try await run.value }
     }

@@ -1,3 +1,4 @@
+import GNSSLocation
 import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
@@ -81,7 +82,7 @@ import Testing
 
     @RegistryActor
     static func assignProcessWide(tag: Int) {
-        appSingletons = AppSingletons(longTaskManager: LongTaskManagerMock(tag: tag))
+        appSingletons = AppSingletons { $0.longTaskManager = LongTaskManagerMock(tag: tag) }
     }
 
     @RegistryActor

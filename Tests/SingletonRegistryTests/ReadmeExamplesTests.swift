@@ -1,4 +1,6 @@
 // The code quoted in README.md. Keep the two in step: the README copies these lines verbatim.
+import GNSSLocation
+import GNSSLocationTesting
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting

@@ -1,3 +1,4 @@
+import GNSSLocation
 import SingletonRegistry
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
     @Test @RegistryActor
     func mockReplacesTheSharedLongTaskManager() async throws {
         let mock = LongTaskManagerMock()
-        appSingletons = AppSingletons(longTaskManager: mock)
+        appSingletons = AppSingletons { $0.longTaskManager = mock }
         defer { appSingletons = AppSingletons() }
 
         let manager = appSingletons.longTaskManager
@@ -18,11 +19,18 @@ import Testing
     }
 
     @Test @RegistryActor
-    func defaultContainerHoldsTheLiveManagers() {
-        let singletons = AppSingletons()
-        #expect(singletons.longTaskManager === LongTaskManager.live)
-        #expect(singletons.locationManager === LocationManager.live)
-        #expect(singletons.isLive(.longTaskManager) && singletons.isLive(.locationManager))
-        #expect(!AppSingletons(longTaskManager: LongTaskManagerMock()).isLive(.longTaskManager))
+    func everyContainerHoldsTheSameLiveManagers() {
+        let first = AppSingletons()
+        let second = AppSingletons()
+        #expect(first.longTaskManager === second.longTaskManager)
+        #expect(first.locationManager === second.locationManager)
+        #expect(
+            first.entries == [
+                SingletonEntry(name: "longTaskManager", isLive: true),
+                SingletonEntry(name: "locationManager", isLive: true),
+            ])
+        let replaced = AppSingletons { $0.longTaskManager = LongTaskManagerMock() }
+        #expect(replaced.entries == [SingletonEntry(name: "longTaskManager", isLive: false)])
+        #expect(replaced.longTaskManager !== first.longTaskManager)
     }
 }

@@ -1,40 +1,74 @@
 import HopBenchCore
 import SingletonRegistry
 
-/// The loop of the `registry.read` cases: it runs on `RegistryActor`, where registry code reads its managers.
+/// The loops of the `registry.read` cases: they run on `RegistryActor`, where registry code reads its values.
+///
+/// The keys are declared here, in another module than the registry, exactly as a user declares theirs; the read
+/// goes through the same inlinable accessor and subscript a user's code compiles.
 enum RegistryReadLoop {
-    /// Times `operations` reads of `appSingletons.longTaskManager` from inside `RegistryActor`.
-    ///
-    /// Each read goes through the getter of `appSingletons` (a task-local lookup of the override scope, then the
-    /// process-wide container) and the container's `longTaskManager` getter (the escaped-read check, a load): the
-    /// getters live in another module and are not inlinable, so every iteration calls both.
+    /// Times `operations` reads of `appSingletons.benchManager` from inside `RegistryActor`.
     @RegistryActor
     static func run(_ operations: Int) -> UInt64 {
         var sum = identity(0)
         let start = MonotonicClock.now()
         for _ in 0..<operations {
-            sum &+= Int(bitPattern: ObjectIdentifier(appSingletons.longTaskManager))
+            sum &+= Int(bitPattern: ObjectIdentifier(appSingletons.benchManager))
         }
         let end = MonotonicClock.now()
         blackHole(sum)
         return end &- start
     }
 
-    /// The same loop inside a `withSingletons` scope that replaces the long-task manager; the scope is entered
-    /// and left outside the timed loop.
+    /// Times `operations` reads of the last of 20 keys the process-wide container holds.
     @RegistryActor
-    static func runOverridden(_ operations: Int) async -> UInt64 {
-        await withSingletons({ $0.longTaskManager = identity(LongTaskManager()) }) {
-            run(operations)
+    static func runLastOfTwenty(_ operations: Int) -> UInt64 {
+        var sum = identity(0)
+        let start = MonotonicClock.now()
+        for _ in 0..<operations {
+            sum &+= appSingletons[Filler20Key.self]
         }
+        let end = MonotonicClock.now()
+        blackHole(sum)
+        return end &- start
+    }
+
+    /// Makes the process-wide container hold the 20 filler keys, `Filler20Key` last.
+    @RegistryActor
+    static func declareTwentyKeys() {
+        FillerKeys.declareAll(in: appSingletons)
+    }
+
+    /// `loop` inside a `withSingletons` scope that replaces the keys it reads; the scope is entered and left
+    /// outside the timed loop.
+    @RegistryActor
+    static func overridden(_ operations: Int, _ loop: @RegistryActor (Int) -> UInt64) async -> UInt64 {
+        await withSingletons({
+            $0.benchManager = identity(BenchManager())
+            $0[Filler20Key.self] = identity(20)
+        }) {
+            loop(operations)
+        }
+    }
+
+    /// Times `operations` entries and exits of a scope that replaces one key with a value without a lifecycle.
+    @RegistryActor
+    static func enterAndLeave(_ operations: Int) async -> UInt64 {
+        var sum = identity(0)
+        let start = MonotonicClock.now()
+        for index in 0..<operations {
+            sum &+= await withSingletons({ $0[Filler01Key.self] = index }) { index }
+        }
+        let end = MonotonicClock.now()
+        blackHole(sum)
+        return end &- start
     }
 }
 
 extension Cases {
-    /// Reading a manager through the registry, as registry code does on every use.
+    /// Reading a user-declared value through the registry, as code does on every use.
     static let registryRead = BenchmarkCase(
         batched: "registry.read",
-        summary: "inside RegistryActor: appSingletons.longTaskManager, no override active"
+        summary: "inside RegistryActor: appSingletons.benchManager (a key declared in this module), no override"
     ) { operations in
         await RegistryReadLoop.run(operations)
     }
@@ -42,8 +76,34 @@ extension Cases {
     /// The same read inside an override scope, as in a test using `withSingletons` or the `.singletons` trait.
     static let registryReadOverridden = BenchmarkCase(
         batched: "registry.read.overridden",
-        summary: "inside RegistryActor: appSingletons.longTaskManager inside an active withSingletons override"
+        summary: "inside RegistryActor: appSingletons.benchManager inside an active withSingletons override"
     ) { operations in
-        await RegistryReadLoop.runOverridden(operations)
+        await RegistryReadLoop.overridden(operations, RegistryReadLoop.run)
+    }
+
+    /// Reading the last of 20 keys the container holds.
+    static let registryReadTwentyKeys = BenchmarkCase(
+        batched: "registry.read.20keys",
+        summary: "inside RegistryActor: the last of 20 declared keys, no override"
+    ) { operations in
+        await RegistryReadLoop.declareTwentyKeys()
+        return await RegistryReadLoop.runLastOfTwenty(operations)
+    }
+
+    /// Reading the last of 20 keys inside an override scope that replaced it.
+    static let registryReadTwentyKeysOverridden = BenchmarkCase(
+        batched: "registry.read.20keys.overridden",
+        summary: "inside RegistryActor: the last of 20 declared keys inside a withSingletons override of it"
+    ) { operations in
+        await RegistryReadLoop.declareTwentyKeys()
+        return await RegistryReadLoop.overridden(operations, RegistryReadLoop.runLastOfTwenty)
+    }
+
+    /// Entering and leaving an override scope, as the `.singletons` trait does for every test.
+    static let registryScope = BenchmarkCase(
+        batched: "registry.scope",
+        summary: "inside RegistryActor: withSingletons replacing one key (no lifecycle), entered and left"
+    ) { operations in
+        await RegistryReadLoop.enterAndLeave(operations)
     }
 }

@@ -1,3 +1,4 @@
+import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 

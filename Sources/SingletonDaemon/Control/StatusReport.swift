@@ -1,10 +1,11 @@
+import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 
 /// A snapshot of the daemon for `{"cmd":"status"}`, taken on the registry's actor in one step.
 public struct StatusReport: Sendable {
-    /// Each manager and whether it is the live shared instance (`false`: overridden).
-    public var managers: [(key: SingletonKey, live: Bool)]
+    /// Every key the registry holds, by name, and whether its value is live or replaced.
+    public var managers: [SingletonEntry]
     /// The location manager's state.
     public var locationState: LocationState
     /// The source the daemon was started on.
@@ -24,7 +25,7 @@ public struct StatusReport: Sendable {
         let singletons = appSingletons
         let location = singletons.locationManager
         return StatusReport(
-            managers: SingletonKey.allCases.map { ($0, singletons.isLive($0)) },
+            managers: singletons.entries,
             locationState: location.state, source: source, lastFix: location.lastFix,
             satellites: location.satellites, taskState: singletons.longTaskManager.state, clients: clients)
     }
@@ -35,7 +36,7 @@ public struct StatusReport: Sendable {
         writer.string("class", "STATUS")
         writer.string("version", Singletond.version)
         writer.object("managers") { managers in
-            for (key, live) in self.managers { managers.string(key.description, live ? "live" : "overridden") }
+            for entry in self.managers { managers.string(entry.name, entry.isLive ? "live" : "overridden") }
         }
         writer.object("location") { location in
             location.string("state", locationState.name)

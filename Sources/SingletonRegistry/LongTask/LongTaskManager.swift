@@ -13,8 +13,6 @@ import Observation
 @Observable
 @RegistryActor
 open class LongTaskManager: ManagedSingleton {
-    /// The live shared instance that ``AppSingletons()`` holds.
-    public static let live = LongTaskManager()
 
     /// Where the manager is in its current or last job.
     public private(set) var state: LongTaskState = .idle

@@ -1,88 +1,138 @@
-/// The container of the process's shared managers, isolated to ``RegistryActor``.
+/// The process's shared values, one per declared ``SingletonKey``, isolated to ``RegistryActor``.
 ///
-/// Code reaches the managers through the global ``appSingletons``. ``AppSingletons()`` holds the live shared
-/// instances; tests either assign a container of mocks to ``appSingletons`` (process-wide) or, safely in parallel,
-/// override managers for one task tree with ``withSingletons(_:isolation:operation:)`` or the `.singletons` test
-/// trait of `SingletonRegistryTesting`.
+/// Code reaches them through the global ``appSingletons`` and the accessors that each module declares on this type
+/// (`appSingletons.longTaskManager`). A key's live value is made on its first read. Tests replace values
+/// process-wide by assigning a new container (`appSingletons = AppSingletons { $0.longTaskManager = mock }`), or,
+/// safely in parallel, for one task tree with ``withSingletons(_:isolation:operation:)`` or the `.singletons` trait
+/// of `SingletonRegistryTesting`.
+///
+/// A container holds the keys that were read from it, set on it or named to ``declare(_:)``; ``entries``,
+/// ``start()`` and ``shutdown()`` cover those.
 @RegistryActor
 public final class AppSingletons {
-    private var location: LocationManager
-    private var longTask: LongTaskManager
-    /// Whether this container belongs to an override scope made by ``withSingletons(_:isolation:operation:)``.
-    let isScoped: Bool
+    /// The values this container holds itself: all of them for a container of no scope; for a scope's container,
+    /// what the scope set (and live values first read through it), in front of the enclosing container.
+    @exclusivity(unchecked) private var storage = SingletonStorage()
+    /// The container a scope's container stands in front of; `nil` for a container of no scope.
+    let enclosing: AppSingletons?
 
-    /// Creates a container; each manager not given is the live shared instance.
-    public init(locationManager: LocationManager? = nil, longTaskManager: LongTaskManager? = nil) {
-        self.location = locationManager ?? .live
-        self.longTask = longTaskManager ?? .live
-        self.isScoped = false
+    /// Creates a container that holds nothing yet: each key read from it gives the key's live value.
+    public init() {
+        enclosing = nil
     }
 
-    /// A copy of `parent` for an override scope, so that replacing a manager leaves `parent` unchanged.
-    init(scopedCopyOf parent: AppSingletons) {
-        self.location = parent.location
-        self.longTask = parent.longTask
-        self.isScoped = true
-    }
-
-    /// The shared ``LocationManager``.
-    public var locationManager: LocationManager {
-        get {
-            if !isScoped, SingletonScope.activeCount != 0 { SingletonScope.noteUnscopedRead(of: .locationManager) }
-            return location
-        }
-        set { location = newValue }
-    }
-
-    /// The shared ``LongTaskManager``.
-    public var longTaskManager: LongTaskManager {
-        get {
-            if !isScoped, SingletonScope.activeCount != 0 { SingletonScope.noteUnscopedRead(of: .longTaskManager) }
-            return longTask
-        }
-        set { longTask = newValue }
-    }
-
-    /// The managers in dependency order: each may use the ones before it (a survey job reads locations).
-    public var managers: [(key: SingletonKey, manager: any ManagedSingleton)] {
-        [(.locationManager, location), (.longTaskManager, longTask)]
-    }
-
-    /// The manager under `key`, read without recording an escape (the registry's own bookkeeping).
-    func manager(for key: SingletonKey) -> any ManagedSingleton {
-        switch key {
-        case .locationManager: location
-        case .longTaskManager: longTask
-        }
-    }
-
-    /// Whether the manager under `key` is the live shared instance rather than a replacement.
-    public func isLive(_ key: SingletonKey) -> Bool {
-        switch key {
-        case .locationManager: location === LocationManager.live
-        case .longTaskManager: longTask === LongTaskManager.live
-        }
-    }
-
-    /// Starts every manager in dependency order, awaiting each.
+    /// Creates a container and lets `configure` replace values on it, before anyone reads it.
     ///
-    /// If one fails to start, the managers already started are shut down in reverse order and the error is
-    /// rethrown, so a failed start leaves nothing running.
-    public func start() async throws {
-        var started: [any ManagedSingleton] = []
-        for (_, manager) in managers {
-            do {
-                try await manager.start()
-                started.append(manager)
-            } catch {
-                for manager in started.reversed() { await manager.shutdown() }
-                throw error
-            }
-        }
+    /// ```swift
+    /// appSingletons = AppSingletons { $0.longTaskManager = RecordingLongTaskManager() }
+    /// ```
+    public convenience init(_ configure: (AppSingletons) throws -> Void) rethrows {
+        self.init()
+        try configure(self)
     }
 
-    /// Shuts every manager down in reverse dependency order, awaiting each before the next.
-    public func shutdown() async {
-        for (_, manager) in managers.reversed() { await manager.shutdown() }
+    /// A container for an override scope, in front of `enclosing`: what is set on it leaves `enclosing` unchanged,
+    /// and what it does not hold it reads from `enclosing`. Making one copies nothing.
+    init(inFrontOf enclosing: AppSingletons) {
+        self.enclosing = enclosing
     }
+
+    /// Whether this container belongs to an override scope made by ``withSingletons(_:isolation:operation:)``.
+    var isScoped: Bool { enclosing != nil }
+
+    /// The value under `key`: a replacement set on this container, or else the key's live value.
+    ///
+    /// Modules declare an accessor that calls this subscript; code reads the accessor.
+    @inlinable
+    public subscript<Key: SingletonKey>(key: Key.Type) -> Key.Value {
+        get {
+            guard let box = boxForRead(ObjectIdentifier(key)) else { return holdLiveValue(of: key) }
+            return Self.value(in: box, of: key)
+        }
+        set { replace(key, with: newValue) }
+    }
+
+    /// Puts `value` under `key` as a replacement of its live value.
+    @usableFromInline
+    func replace<Key: SingletonKey>(_ key: Key.Type, with value: Key.Value) {
+        storage.set(SingletonBox<Key>(value, isLive: false))
+    }
+
+    /// The box under the key with identifier `id`, after noting the read if it escaped an override scope.
+    ///
+    /// Not generic and not inlinable, so that the lookup compiles inside this module, where the optimizer sees
+    /// every access to `storage` and drops the dynamic exclusivity checks a read from another module would make.
+    ///
+    /// Unretained: the container's storage owns the box, and nothing can replace it before the caller, running
+    /// synchronously on ``RegistryActor``, has copied the value out.
+    @usableFromInline
+    func boxForRead(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+        if let box = storage.unretainedBox(for: id) {
+            if enclosing == nil, ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
+            return box
+        }
+        guard let enclosing else {
+            if ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
+            return nil
+        }
+        return enclosing.enclosedBox(for: id)
+    }
+
+    /// The unretained box under `id` in this container or those it stands in front of, for a scope's read.
+    private func enclosedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+        if let box = storage.unretainedBox(for: id) { return box }
+        return enclosing?.enclosedBox(for: id)
+    }
+
+    /// The value in `box`, which holds `Key`'s, copied out without retaining the box.
+    @inlinable
+    nonisolated static func value<Key: SingletonKey>(in box: Unmanaged<AnySingletonBox>, of key: Key.Type) -> Key.Value
+    {
+        box._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonBox<Key>.self).value }
+    }
+
+    /// Makes this container hold `key`'s live value (made now if the process has none yet) and returns it.
+    @usableFromInline
+    func holdLiveValue<Key: SingletonKey>(of key: Key.Type) -> Key.Value {
+        let box = LiveSingletons.box(for: key)
+        storage.set(box)
+        return box.value
+    }
+
+    /// Makes this container hold each of `keys` (their live values, unless replaced), so that ``entries``,
+    /// ``start()`` and ``shutdown()`` include them before anything reads them.
+    public func declare(_ keys: any SingletonKey.Type...) {
+        for key in keys where box(for: ObjectIdentifier(key)) == nil { _ = holdLiveValue(of: key) }
+    }
+
+    /// Whether this container holds `key`, live or replaced.
+    public func holds(_ key: any SingletonKey.Type) -> Bool {
+        box(for: ObjectIdentifier(key)) != nil
+    }
+
+    /// Every key this container holds, in the order it came to hold them.
+    public var entries: [SingletonEntry] {
+        boxes.map { SingletonEntry(name: $0.name, isLive: $0.isLive) }
+    }
+
+    /// The box under the key with identifier `id`, read without recording an escape (the registry's bookkeeping).
+    func box(for id: ObjectIdentifier) -> AnySingletonBox? {
+        storage.box(for: id) ?? enclosing?.box(for: id)
+    }
+
+    /// The boxes this container holds, in order: the enclosing container's (with this one's replacements in
+    /// their places), then the keys only this one holds.
+    var boxes: [AnySingletonBox] {
+        guard let enclosing else { return Array(storage.boxes) }
+        var boxes = enclosing.boxes
+        var positions: [ObjectIdentifier: Int] = [:]
+        for (position, box) in boxes.enumerated() { positions[box.id] = position }
+        for box in storage.boxes {
+            if let position = positions[box.id] { boxes[position] = box } else { boxes.append(box) }
+        }
+        return boxes
+    }
+
+    /// The boxes this container holds itself, in order (for a scope's container: what it set or read first).
+    var ownBoxes: ContiguousArray<AnySingletonBox> { storage.boxes }
 }

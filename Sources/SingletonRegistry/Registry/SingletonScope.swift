@@ -1,70 +1,118 @@
 /// One active override scope: the container its task tree sees, what it replaced, and what escaped it.
 @RegistryActor
 public final class SingletonScope {
-    /// The scope of the current task, inherited by child tasks and `Task {}`; `nil` outside every scope.
-    @TaskLocal static var current: SingletonScope?
+    /// The token of the current task's scope (``ActiveScopes``), inherited by child tasks and `Task {}`; `0`
+    /// outside every scope.
+    @TaskLocal static var token: UInt64 = 0
 
-    /// How many scopes are active; the hot path checks only this when no scope is active.
-    static var activeCount = 0
-    /// The active scopes, in the order they were entered.
-    private static var active: [ObjectIdentifier: SingletonScope] = [:]
+    /// The active scope of the current task, if any.
+    static var current: SingletonScope? { ActiveScopes.scope(for: token) }
 
     /// Decides whether a read with no scope of its own counts as escaped; the testing library installs one.
     ///
     /// `nil` (the default) reports nothing, so production code outside every scope reads the process-wide
-    /// managers silently. The testing library answers "yes" only for reads made outside every test's task tree.
-    public static var isEscapedRead: (@Sendable () -> Bool)?
+    /// values silently. The testing library answers "yes" only for reads made outside every test's task tree.
+    @_spi(Testing) public static var isEscapedRead: (@Sendable () -> Bool)?
 
     /// The container this scope's task tree sees.
     let singletons: AppSingletons
-    /// Whether the scope is still active; its replacements apply only until it exits.
-    private(set) var isActive = false
-    /// The managers this scope replaced.
-    public private(set) var replaced: [SingletonKey] = []
-    /// The escaped reads recorded while the scope was active, oldest first (at most ``maxEscapesKept``).
-    public private(set) var escapes: [EscapedRead] = []
-    /// How many escaped reads were recorded in all, including those not kept.
-    public private(set) var escapeCount = 0
-    /// The number of escaped reads a scope keeps; later ones are only counted.
-    public static let maxEscapesKept = 16
-
-    private init(parent: AppSingletons) {
-        singletons = AppSingletons(scopedCopyOf: parent)
+    /// The name its tasks carry in ``token``.
+    let token: UInt64
+    /// The outermost active scope of the task tree that entered this one, or `nil` when this one is outermost.
+    private let enclosingRoot: SingletonScope?
+    /// The boxes this scope replaced, in the order it set them: what its container holds itself that is no live
+    /// value (a live value first read inside the scope is held too, and replaces nothing).
+    private var replacedBoxes: [AnySingletonBox] {
+        var replaced: [AnySingletonBox] = []
+        for box in singletons.ownBoxes where !box.isLive { replaced.append(box) }
+        return replaced
     }
 
+    /// The names of the keys this scope replaced.
+    public var replaced: [String] {
+        var names: [String] = []
+        for box in replacedBoxes { names.append(box.name) }
+        return names
+    }
+
+    /// Escaped reads attributed to this scope's task tree, oldest first (at most ``maxEscapesKept``).
+    @_spi(Testing) public private(set) var escapes: [EscapedRead] = []
+    /// How many escaped reads were attributed to this scope's task tree, including those not kept.
+    @_spi(Testing) public private(set) var escapeCount = 0
+    /// Escaped reads of a key this scope replaced that could as well have come from another active scope's task
+    /// tree, oldest first (at most ``maxEscapesKept``).
+    @_spi(Testing) public private(set) var unattributedEscapes: [EscapedRead] = []
+    /// How many unattributed escaped reads were recorded, including those not kept.
+    @_spi(Testing) public private(set) var unattributedEscapeCount = 0
+    /// The number of escaped reads of each kind a scope keeps; later ones are only counted.
+    public static let maxEscapesKept = 16
+
+    private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
+        singletons = AppSingletons(inFrontOf: parent)
+        enclosingRoot = enclosing.map { $0.root }
+        self.token = token
+    }
+
+    /// The outermost scope of this scope's task tree: the one escapes of the tree are recorded on.
+    private var root: SingletonScope { enclosingRoot ?? self }
+
     /// The scope of the calling task, if it runs inside ``withSingletons(_:isolation:operation:)``.
-    public static var ofCurrentTask: SingletonScope? { current }
+    @_spi(Testing) public static var ofCurrentTask: SingletonScope? { current }
 
     /// Creates and activates a scope whose container copies the current one and is then configured.
     static func enter(_ configure: @RegistryActor (AppSingletons) throws -> Void) rethrows -> SingletonScope {
-        let parent = appSingletons
-        let scope = SingletonScope(parent: parent)
-        try configure(scope.singletons)
-        scope.replaced = SingletonKey.allCases.filter { key in
-            scope.singletons.manager(for: key) !== parent.manager(for: key)
+        let enclosing = current
+        let parent = enclosing?.singletons ?? processWideSingletons
+        let token = ActiveScopes.reserveToken()
+        let scope = SingletonScope(parent: parent, enclosing: enclosing, token: token)
+        do {
+            try configure(scope.singletons)
+        } catch {
+            ActiveScopes.release(token)
+            throw error
         }
-        scope.isActive = true
-        active[ObjectIdentifier(scope)] = scope
-        activeCount = active.count
+        ActiveScopes.activate(scope)
         return scope
     }
 
-    /// Deactivates the scope, then shuts down the managers it replaced, awaiting them.
+    /// Deactivates the scope, then shuts down the values it replaced that have a lifecycle, in reverse order.
     func exit() async {
-        isActive = false
-        Self.active[ObjectIdentifier(self)] = nil
-        Self.activeCount = Self.active.count
-        for key in replaced.reversed() {
-            await singletons.manager(for: key).shutdown()
+        ActiveScopes.release(token)
+        for box in singletons.ownBoxes.reversed() where !box.isLive {
+            await box.lifecycle?.shutdown()
         }
     }
 
-    /// Records a read of `key` from a container that belongs to no scope, if it escaped an active scope.
-    static func noteUnscopedRead(of key: SingletonKey) {
+    /// Records a read of the key with identifier `id` from a container of no scope, if it escaped an active scope.
+    ///
+    /// The read is attributed when every active scope that replaced `key` belongs to one task tree (one test):
+    /// that tree is the only one whose replacement the read missed. When several trees replaced `key`, the read
+    /// could have escaped any of them, so it is recorded as unattributed on each and blames none.
+    static func noteUnscopedRead(of id: ObjectIdentifier) {
         guard current == nil, let isEscapedRead, isEscapedRead() else { return }
-        for scope in active.values where scope.replaced.contains(key) {
-            scope.escapeCount += 1
-            if scope.escapes.count < maxEscapesKept { scope.escapes.append(EscapedRead(key: key)) }
+        var candidates: [SingletonScope] = []
+        var name: String?
+        for scope in ActiveScopes.all {
+            for box in scope.singletons.ownBoxes where box.id == id && !box.isLive {
+                candidates.append(scope)
+                name = box.name
+            }
+        }
+        guard let name, !candidates.isEmpty else { return }
+        let read = EscapedRead(keyName: name)
+        let root = candidates[0].root
+        if candidates.allSatisfy({ $0.root === root }) {
+            root.escapeCount += 1
+            if root.escapes.count < maxEscapesKept { root.escapes.append(read) }
+            return
+        }
+        var roots: [SingletonScope] = []
+        for candidate in candidates where !roots.contains(where: { $0 === candidate.root }) {
+            roots.append(candidate.root)
+        }
+        for scope in roots {
+            scope.unattributedEscapeCount += 1
+            if scope.unattributedEscapes.count < maxEscapesKept { scope.unattributedEscapes.append(read) }
         }
     }
 }

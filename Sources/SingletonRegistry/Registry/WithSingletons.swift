@@ -1,22 +1,23 @@
-/// Runs `operation` with some of the shared managers replaced, for its task tree only.
+/// Runs `operation` with some of the shared values replaced, for its task tree only.
 ///
-/// `configure` receives a copy of the current container (so scopes nest) and replaces managers on it:
+/// `configure` receives a copy of the current container (so scopes nest) and replaces values on it:
 ///
 /// ```swift
-/// try await withSingletons({ $0.longTaskManager = LongTaskManagerMock() }) {
-///     try await appSingletons.longTaskManager.doLongTask()  // the mock's
+/// try await withSingletons({ $0.longTaskManager = RecordingLongTaskManager() }) {
+///     try await appSingletons.longTaskManager.doLongTask()  // the replacement's
 /// }
 /// ```
 ///
 /// The replacement is carried by a task-local value: `operation`, its child tasks and every `Task {}` started
-/// inside it see the replaced managers, while other tasks (another test running in parallel) keep seeing theirs.
-/// When `operation` returns or throws, every manager the scope replaced is shut down (``ManagedSingleton/shutdown()``),
-/// so work it started inside the scope is cancelled and awaited before this function returns.
+/// inside it see the replaced values, while other tasks (another test running in parallel) keep seeing theirs.
+/// When `operation` returns or throws, every replaced value that has a lifecycle is shut down
+/// (``ManagedSingleton/shutdown()``), so work it started inside the scope is cancelled and awaited before this
+/// function returns.
 ///
 /// - Parameters:
-///   - configure: Replaces managers on the scope's container; runs on ``RegistryActor``.
+///   - configure: Replaces values on the scope's container; runs on ``RegistryActor``.
 ///   - isolation: The actor `operation` runs on; the caller's by default.
-///   - operation: The code that sees the replaced managers.
+///   - operation: The code that sees the replaced values.
 /// - Returns: What `operation` returns.
 public func withSingletons<R>(
     _ configure: @RegistryActor (AppSingletons) throws -> Void,
@@ -25,7 +26,7 @@ public func withSingletons<R>(
 ) async rethrows -> R {
     let scope = try await SingletonScope.enter(configure)
     do {
-        let result = try await SingletonScope.$current.withValue(scope, operation: operation, isolation: isolation)
+        let result = try await SingletonScope.$token.withValue(scope.token, operation: operation, isolation: isolation)
         await scope.exit()
         return result
     } catch {

@@ -5,7 +5,7 @@ import Synchronization
 /// Send from one isolation domain only (the managers send from ``RegistryActor``): sends are then serialised and
 /// every subscriber receives values in the order they were sent. A subscriber that stops iterating, or whose task
 /// is cancelled, is removed when its stream terminates.
-final class Broadcaster<Element: Sendable>: Sendable {
+package final class Broadcaster<Element: Sendable>: Sendable {
     private struct State {
         var nextID = 0
         var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
@@ -13,11 +13,14 @@ final class Broadcaster<Element: Sendable>: Sendable {
 
     private let state = ObservedMutex(State())
 
+    /// Creates a broadcaster with no subscribers.
+    package init() {}
+
     /// The number of current subscribers.
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// A new subscription that first yields `initial`, when given, then every value sent after this call.
-    func subscribe(
+    package func subscribe(
         initial: Element? = nil,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
@@ -36,13 +39,13 @@ final class Broadcaster<Element: Sendable>: Sendable {
 
     /// Sends `value` to every subscriber; returns the results of the yields, for callers that count drops.
     @discardableResult
-    func send(_ value: Element) -> [AsyncStream<Element>.Continuation.YieldResult] {
+    package func send(_ value: Element) -> [AsyncStream<Element>.Continuation.YieldResult] {
         let subscribers = state.withLock { Array($0.subscribers.values) }
         return subscribers.map { $0.yield(value) }
     }
 
     /// Ends every subscription.
-    func finishAll() {
+    package func finishAll() {
         let subscribers = state.withLock { state in
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)

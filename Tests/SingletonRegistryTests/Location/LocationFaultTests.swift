@@ -1,4 +1,5 @@
 import Dispatch
+import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry

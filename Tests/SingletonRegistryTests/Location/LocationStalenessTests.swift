@@ -1,6 +1,7 @@
 import GNSSProtocol
 import Testing
 
+@testable import GNSSLocation
 @testable import SingletonRegistry
 
 /// A fixed state turns stale when fixes stop, and then no timer is left running: an idle daemon uses no CPU.

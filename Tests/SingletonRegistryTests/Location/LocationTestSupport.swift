@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry

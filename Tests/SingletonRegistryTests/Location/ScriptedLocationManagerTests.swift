@@ -1,3 +1,5 @@
+import GNSSLocation
+import GNSSLocationTesting
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import SingletonRegistry
+@testable import GNSSLocation
 
 /// The watch that gives up a silent network peer: the probe's answer gets its whole time, however late the watch ran.
 @Suite(.timeLimit(.minutes(1))) struct SilenceWatchTests {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Synchronization

@@ -1,3 +1,4 @@
+import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Testing

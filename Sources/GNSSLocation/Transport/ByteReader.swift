@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import SingletonRegistry
 import Synchronization
 
 /// Reads a ``ByteChannel`` on a dedicated thread and hands each chunk to a callback, until the source ends, fails,

@@ -1,3 +1,5 @@
+import SingletonRegistry
+
 /// Notices a network source that has stopped talking, so that its connection is given up instead of waited on for
 /// ever.
 ///

@@ -1,5 +1,6 @@
 import GNSSProtocol
 import Glibc
+import SingletonRegistry
 
 /// Runs one ``LocationSource`` for a ``LocationManager``.
 ///

@@ -1,4 +1,5 @@
 import GNSSProtocol
+import SingletonRegistry
 import Synchronization
 
 /// The set of ``LocationManager/updates(bufferSize:)`` subscribers.

@@ -1,10 +1,11 @@
+import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 
-/// A ``SingletonRegistry/LocationManager`` for tests: ``start(_:)`` plays a script of fixes instead of opening
+/// A ``GNSSLocation/LocationManager`` for tests: ``start(_:)`` plays a script of fixes instead of opening
 /// the source.
 ///
-/// The fixes go through ``SingletonRegistry/LocationManager/deliver(_:)-(Fix)``, so `state`, `lastFix`,
+/// The fixes go through ``GNSSLocation/LocationManager/deliver(_:)-(Fix)``, so `state`, `lastFix`,
 /// `stateChanges()` and every `updates()` subscriber behave as with a real source. Install it with the trait:
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Glibc
+import SingletonRegistry
 import Synchronization
 
 /// An open ``ByteSource``: owns its file descriptor and closes it when the last reference goes.

@@ -1,5 +1,6 @@
 import GNSSProtocol
 import Observation
+import SingletonRegistry
 
 /// Owns one position source, keeps the latest fix and the receiver's state, and streams fixes to subscribers.
 ///
@@ -13,9 +14,6 @@ import Observation
 @Observable
 @RegistryActor
 open class LocationManager: ManagedSingleton {
-    /// The live shared instance that ``AppSingletons()`` holds.
-    public static let live = LocationManager()
-
     /// Where the manager is with its source.
     public private(set) var state: LocationState = .idle
     /// The latest fix, with or without a position.

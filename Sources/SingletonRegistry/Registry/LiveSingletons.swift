@@ -1,0 +1,25 @@
+/// The live value of every key read so far in the process, made on the first read and kept for the process's life.
+///
+/// Every container that holds a key's live value holds this one box, so the process-wide container, a seed-style
+/// `AppSingletons()` and an override scope's copy all see the same live instance.
+@RegistryActor
+enum LiveSingletons {
+    private static var storage = SingletonStorage()
+    /// The keys whose live value is being made, innermost last: a `liveValue` that reads its own key is a cycle.
+    private static var making: [String] = []
+
+    /// The box of `Key`'s live value, made now if this is the first time the process asks for it.
+    static func box<Key: SingletonKey>(for key: Key.Type) -> SingletonBox<Key> {
+        let id = ObjectIdentifier(key)
+        if let box = storage.box(for: id) { return unsafeDowncast(box, to: SingletonBox<Key>.self) }
+        precondition(
+            !making.contains(Key.name),
+            "the liveValue of \(Key.name) reads itself: \((making + [Key.name]).joined(separator: " -> "))")
+        making.append(Key.name)
+        let value = Key.liveValue
+        making.removeLast()
+        let box = SingletonBox<Key>(value, isLive: true)
+        storage.set(box)
+        return box
+    }
+}

@@ -1,0 +1,47 @@
+/// One value held under a key, with what the registry needs to know about it without knowing its type.
+///
+/// A box is immutable: replacing a value puts a new box under the key. So two containers that hold the same box
+/// hold the same value, which is how an override scope tells what it replaced.
+///
+/// Not isolated: its stored properties are constants, and a read copies the value out of it in code that must
+/// not pay for a dynamic isolation check (the container that holds the box is what ``RegistryActor`` protects).
+/// Everything derived from the key (its name, dependencies, the value's lifecycle) is computed on demand, on the
+/// actor, so that making a box (every override) costs one allocation and nothing else.
+@usableFromInline
+class AnySingletonBox {
+    /// `ObjectIdentifier` of the key type, the storage's lookup key.
+    @usableFromInline let id: ObjectIdentifier
+    /// Whether the value is the key's live value rather than a replacement.
+    let isLive: Bool
+
+    init(id: ObjectIdentifier, isLive: Bool) {
+        self.id = id
+        self.isLive = isLive
+    }
+
+    /// The key's ``SingletonKey/name``.
+    @RegistryActor var name: String { fatalError("a SingletonBox overrides name") }
+    /// The key's ``SingletonKey/dependencies``.
+    @RegistryActor var dependencies: [any SingletonKey.Type] { fatalError("a SingletonBox overrides dependencies") }
+    /// The value as a lifecycle participant, when it is one.
+    @RegistryActor var lifecycle: (any ManagedSingleton)? { fatalError("a SingletonBox overrides lifecycle") }
+}
+
+/// A box of a value of `Key`.
+///
+/// Only ``init(_:isLive:)`` makes one, and it is generic over the key, so the box stored under
+/// `ObjectIdentifier(Key.self)` is always a `SingletonBox<Key>`: that is what lets a read downcast it unchecked.
+@usableFromInline
+final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
+    /// The value.
+    @usableFromInline let value: Key.Value
+
+    init(_ value: Key.Value, isLive: Bool) {
+        self.value = value
+        super.init(id: ObjectIdentifier(Key.self), isLive: isLive)
+    }
+
+    @RegistryActor override var name: String { Key.name }
+    @RegistryActor override var dependencies: [any SingletonKey.Type] { Key.dependencies }
+    @RegistryActor override var lifecycle: (any ManagedSingleton)? { value as? any ManagedSingleton }
+}

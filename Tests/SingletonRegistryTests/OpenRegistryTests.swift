@@ -1,0 +1,97 @@
+import SingletonRegistry
+import SingletonRegistryTesting
+import Testing
+
+/// Keys declared outside the registry get everything its own managers get.
+@Suite(.timeLimit(.minutes(1))) struct OpenRegistryTests {
+    /// Counts how often its live value was made.
+    @RegistryActor static var countedMade = 0
+    enum CountedKey: SingletonKey {
+        static var liveValue: Int {
+            OpenRegistryTests.countedMade += 1
+            return 42
+        }
+    }
+
+    @Test @RegistryActor
+    func aLiveValueIsMadeOnItsFirstReadAndOnceForTheProcess() {
+        #expect(Self.countedMade == 0, "nothing made before the first read")
+        #expect(AppSingletons()[CountedKey.self] == 42)
+        #expect(AppSingletons()[CountedKey.self] == 42)
+        #expect(Self.countedMade == 1)
+    }
+
+    @Test @RegistryActor
+    func theDefaultNameIsTheAccessorsName() {
+        #expect(WeatherClientKey.name == "weatherClient")
+        #expect(LongTaskManagerKey.name == "longTaskManager")
+        #expect(CountedKey.name == "counted")
+    }
+
+    @Test(.singletons { $0.weatherClient.forecast = { city in "sunny in \(city)" } })
+    func oneEndpointOfAStructOfClosuresIsReplaced() async throws {
+        let client = await appSingletons.weatherClient
+        #expect(try await client.forecast("Oslo") == "sunny in Oslo")
+        #expect(await client.alerts() == [], "the other endpoint stays live")
+    }
+
+    @Test(.singletons { $0.serviceConfiguration.retries = 0 })
+    func aConfigurationValueIsReplacedForTheTest() async {
+        #expect(
+            await appSingletons.serviceConfiguration
+                == ServiceConfiguration(endpoint: "https://example.invalid", retries: 0))
+    }
+
+    @Test func aClockIsReplacedForATaskTree() async {
+        let suspending = SuspendingClock()
+        let seen = await withSingletons({ $0.clock = suspending }) {
+            await Task { await appSingletons.clock is SuspendingClock }.value
+        }
+        #expect(seen)
+        #expect(await appSingletons.clock is ContinuousClock)
+    }
+
+    @Test @RegistryActor
+    func seedStyleReplacementWorksForAUserKey() {
+        let saved = appSingletons
+        defer { appSingletons = saved }
+        appSingletons = AppSingletons { $0.serviceConfiguration = ServiceConfiguration(endpoint: "seed", retries: 1) }
+        #expect(appSingletons.serviceConfiguration.endpoint == "seed")
+        #expect(appSingletons.entries == [SingletonEntry(name: "serviceConfiguration", isLive: false)])
+    }
+
+    @Test func aReplacedValueWithALifecycleIsShutDownWhenItsScopeEnds() async throws {
+        let sync = SyncManager()
+        try await withSingletons({ $0.syncManager = sync }) {
+            try await appSingletons.syncManager.start()
+            #expect(await sync.isRunning)
+        }
+        #expect(await !sync.isRunning)
+    }
+
+    @Test @RegistryActor
+    func aUserKeyStartsAfterTheKeyItDependsOn() async throws {
+        let sync = SyncManager()
+        let singletons = AppSingletons {
+            $0.syncManager = sync
+            $0.longTaskManager = LongTaskManagerMock()
+        }
+        try await singletons.start()
+        #expect(sync.starts == 1)
+        #expect(singletons.entries.map(\.name) == ["syncManager", "longTaskManager"])
+        await singletons.shutdown()
+        #expect(!sync.isRunning)
+    }
+
+    @Test(arguments: 0..<32)
+    func parallelCasesEachSeeTheirOwnUserValue(index: Int) async {
+        let own = ServiceConfiguration(endpoint: "case \(index)", retries: index)
+        let seen = await withSingletons({ $0.serviceConfiguration = own }) {
+            await withTaskGroup(of: ServiceConfiguration.self) { group in
+                for _ in 0..<4 { group.addTask { await appSingletons.serviceConfiguration } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(seen == Array(repeating: own, count: 4))
+    }
+}
