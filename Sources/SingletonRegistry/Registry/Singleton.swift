@@ -9,7 +9,10 @@
 ///
 /// The projected value replaces the value for this one instance, for a test that builds one object and wants
 /// no scope: `recorder.$location.override = ScriptedLocationManager(script: fixes)`.
-@RegistryActor
+///
+/// Use it in a type isolated to ``RegistryActor`` whose initialiser is isolated too: the key path names a property
+/// isolated to the actor, so it is formed there. (A class whose mocks need a `nonisolated init` reads
+/// `appSingletons` in its methods instead.)
 @propertyWrapper
 public struct Singleton<Value: Sendable> {
     private let keyPath: KeyPath<AppSingletons, Value>
@@ -22,7 +25,7 @@ public struct Singleton<Value: Sendable> {
     }
 
     /// The instance's override, or else the value ``appSingletons`` holds now.
-    public var wrappedValue: Value { override ?? appSingletons[keyPath: keyPath] }
+    @RegistryActor public var wrappedValue: Value { override ?? appSingletons[keyPath: keyPath] }
 
     /// The wrapper itself, to set ``override``.
     public var projectedValue: Singleton<Value> {
