@@ -23,6 +23,7 @@ import Testing
         await EscapedReadDetection.enable()
         let (escapes, unattributed) = try await withSingletons({ $0[DetachedKey.self] = "replaced" }) {
             let scope = try #require(await SingletonScope.ofCurrentTask)
+            #expect(await scope.replaced == ["detached"])
             let seen = await Task.detached { await Self.read(DetachedKey.self) }.value
             #expect(seen == "live", "a detached task sees the process-wide value")
             return await (scope.escapes, scope.unattributedEscapeCount)

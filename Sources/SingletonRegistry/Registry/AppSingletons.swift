@@ -37,9 +37,6 @@ public final class AppSingletons {
         self.enclosing = enclosing
     }
 
-    /// Whether this container belongs to an override scope made by ``withSingletons(_:isolation:operation:)``.
-    var isScoped: Bool { enclosing != nil }
-
     /// The value under `key`: a replacement set on this container, or else the key's live value.
     ///
     /// Modules declare an accessor that calls this subscript; code reads the accessor.

@@ -20,18 +20,11 @@ public final class SingletonScope {
     let token: UInt64
     /// The outermost active scope of the task tree that entered this one, or `nil` when this one is outermost.
     private let enclosingRoot: SingletonScope?
-    /// The boxes this scope replaced, in the order it set them: what its container holds itself that is no live
-    /// value (a live value first read inside the scope is held too, and replaces nothing).
-    private var replacedBoxes: [AnySingletonBox] {
-        var replaced: [AnySingletonBox] = []
-        for box in singletons.ownBoxes where !box.isLive { replaced.append(box) }
-        return replaced
-    }
-
-    /// The names of the keys this scope replaced.
+    /// The names of the keys this scope replaced, in the order it set them: what its container holds itself that
+    /// is no live value (a live value first read inside the scope is held too, and replaces nothing).
     public var replaced: [String] {
         var names: [String] = []
-        for box in replacedBoxes { names.append(box.name) }
+        for box in singletons.ownBoxes where !box.isLive { names.append(box.name) }
         return names
     }
 
@@ -59,7 +52,7 @@ public final class SingletonScope {
     /// The scope of the calling task, if it runs inside ``withSingletons(_:isolation:operation:)``.
     @_spi(Testing) public static var ofCurrentTask: SingletonScope? { current }
 
-    /// Creates and activates a scope whose container copies the current one and is then configured.
+    /// Creates and activates a scope whose container stands in front of the current one and is then configured.
     static func enter(_ configure: @RegistryActor (AppSingletons) throws -> Void) rethrows -> SingletonScope {
         let enclosing = current
         let parent = enclosing?.singletons ?? processWideSingletons
