@@ -32,8 +32,11 @@ import Testing
         #expect(unattributed == 0)
     }
 
-    @Test func aDispatchCallbackReadIsAttributed() async throws {
+    /// The process-wide container already holds the key when the escaped read comes: the read finds it there
+    /// and is noted all the same.
+    @Test func aDispatchCallbackReadOfAKeyAlreadyHeldIsAttributed() async throws {
         await EscapedReadDetection.enable()
+        #expect(await Self.read(DispatchKey.self) == "live")
         let escapes = try await withSingletons({ $0[DispatchKey.self] = "replaced" }) {
             let scope = try #require(await SingletonScope.ofCurrentTask)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
