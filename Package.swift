@@ -35,14 +35,18 @@ let package = Package(
             dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol", "HopBenchCore"],
             path: "Benchmarks/HopBench"
         ),
-        .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol"]),
+        // What the test targets share: the machine's required parts as Swift Testing conditions.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol", "TestSupport"]),
         .testTarget(
             name: "SingletonRegistryTests",
-            dependencies: ["SingletonRegistry", "SingletonRegistryTesting", "GNSSLocation", "GNSSLocationTesting"]
+            dependencies: [
+                "SingletonRegistry", "SingletonRegistryTesting", "GNSSLocation", "GNSSLocationTesting", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "SingletonDaemonTests",
-            dependencies: ["SingletonDaemon", "SingletonRegistryTesting", "GNSSLocationTesting"]
+            dependencies: ["SingletonDaemon", "SingletonRegistryTesting", "GNSSLocationTesting", "TestSupport"]
         ),
         .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
     ],

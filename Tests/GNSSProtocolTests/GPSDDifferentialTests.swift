@@ -1,24 +1,18 @@
 import Foundation
 import GNSSProtocol
+import TestSupport
 import Testing
 
 /// Decodes real logs, the project's fixtures and generated streams with both our decoder and gpsd's `gpsdecode`,
 /// and requires that we reproduce at least 99% of gpsd's timed epochs in every input.
-@Suite(.timeLimit(.minutes(3))) struct GPSDDifferentialTests {
+@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDDifferentialTests {
     /// Logs we cannot hold to 99%, with the share we are held to and why. None at present: bundg_zeus_9 (a
     /// chartplotter that sends depth) was one until the decoder learnt gpsd's continuation mode.
     static let documentedExceptions: [String: Double] = [:]
 
-    @Test func realLogsAgreeWithGpsd() async throws {
-        guard let tool = GPSDReference.gpsdecode() else { return }
-        guard let dir = GPSDReference.sampleDirectory else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("../shared/nmea-samples is absent: CI runs with ../shared beside the clone")
-            } else {
-                print("skipping: ../shared/nmea-samples is absent")
-            }
-            return
-        }
+    @Test(.sharedSamples) func realLogsAgreeWithGpsd() async throws {
+        let tool = try GPSDReference.gpsdecode()
+        let dir = GPSDReference.sampleDirectory
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
             $0.hasSuffix(".log")
         }
@@ -35,7 +29,7 @@ import Testing
     }
 
     @Test func fixturesAgreeWithGpsd() async throws {
-        guard let tool = GPSDReference.gpsdecode() else { return }
+        let tool = try GPSDReference.gpsdecode()
         let files = GPSDReference.fixtureFiles
         #expect(files.count >= 2)
         for file in files {
@@ -52,7 +46,7 @@ import Testing
     /// The hand-written chartplotter streams of `NMEASentenceTests` (gpsd's continuation mode after a DBT).
     @Test(arguments: [false, true])
     func chartplotterStreamsAgreeWithGpsd(trailingGLL: Bool) async throws {
-        guard let tool = GPSDReference.gpsdecode() else { return }
+        let tool = try GPSDReference.gpsdecode()
         let bodies = NMEASentenceTests.chartplotter(depth: true, trailingGLL: trailingGLL)
         let text = bodies.map { NMEAFramingTests.line($0) + "\r\n" }.joined()
         let agreement = try await GPSDReference.compare(
@@ -64,7 +58,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func randomStreamsAgreeWithGpsd(seed: UInt64) async throws {
-        guard let tool = GPSDReference.gpsdecode() else { return }
+        let tool = try GPSDReference.gpsdecode()
         var generator = NMEAStreamGenerator(seed: seed)
         let stream = generator.stream(epochs: 300)
         let agreement = try await GPSDReference.compare(stream, name: "random seed \(seed)", tool: tool)

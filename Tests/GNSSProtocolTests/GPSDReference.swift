@@ -1,5 +1,6 @@
 import Foundation
 import GNSSProtocol
+import TestSupport
 import Testing
 
 /// Runs gpsd's own decoder (`gpsdecode`) and compares its TPVs with ours, epoch by epoch.
@@ -9,11 +10,8 @@ enum GPSDReference {
         .deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `../shared/nmea-samples` next to the package, when present.
-    static var sampleDirectory: URL? {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/nmea-samples")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
+    /// `../shared/nmea-samples` next to the package; a test that reads it is marked `.sharedSamples`.
+    static var sampleDirectory: URL { Machine.sharedSamples }
 
     /// The project's own fixture logs.
     static var fixtureFiles: [URL] {
@@ -22,19 +20,10 @@ enum GPSDReference {
         return names.filter { $0.hasSuffix(".nmea") }.sorted().map { dir.appendingPathComponent($0) }
     }
 
-    /// The path of `gpsdecode`, or `nil`; follows the project rule: missing under CI=true is a failure.
-    static func gpsdecode() -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
-            separator: ":")
-        for dir in path where FileManager.default.isExecutableFile(atPath: "\(dir)/gpsdecode") {
-            return "\(dir)/gpsdecode"
-        }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("gpsdecode is missing; CI must install it (apt-get install gpsd gpsd-clients)")
-        } else {
-            print("skipping: gpsdecode not found; enable with: apt-get install gpsd gpsd-clients")
-        }
-        return nil
+    /// The path of `gpsdecode`; a test that calls this is marked `.gpsdTools`, so it is skipped where the tool is
+    /// missing, except under CI=true, where this fails it.
+    static func gpsdecode() throws -> String {
+        try #require(Machine.path(of: "gpsdecode"), "gpsdecode is missing: apt-get install gpsd gpsd-clients")
     }
 
     /// What `gpsdecode` printed for `input`, and its exit status.

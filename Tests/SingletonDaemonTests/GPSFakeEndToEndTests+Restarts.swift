@@ -28,7 +28,7 @@ extension GPSFakeEndToEndTests {
     /// gpsd goes away and comes back again and again: the daemon reconnects each time, and what it holds after the
     /// tenth gpsd is what it held after the third.
     @Test func repeatedGpsdRestartsLeakNothing() async throws {
-        guard let gpsfake = Self.tool("gpsfake") else { return }
+        let gpsfake = try Self.tool("gpsfake")
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let port = Self.freePort()

@@ -1,23 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The daemon against a real gpsd (`gpsfake` replaying a fixture), compared with what `gpspipe -w` sees.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
+@Suite(.serialized, .gpsdTools, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 
-    /// The path of `tool`, or `nil` (skipped outside CI, an issue under CI=true).
-    static func tool(_ name: String) -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for directory in path where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-            return "\(directory)/\(name)"
-        }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("\(name) is missing; CI must install it (apt-get install gpsd gpsd-clients)")
-        } else {
-            print("skipping: \(name) not found; enable with: apt-get install gpsd gpsd-clients")
-        }
-        return nil
+    /// The path of one of gpsd's tools; the suite is `.gpsdTools`, so this fails only under CI=true.
+    static func tool(_ name: String) throws -> String {
+        try #require(Machine.path(of: name), "\(name) is missing: apt-get install gpsd gpsd-clients")
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now.
@@ -38,7 +30,8 @@ import Testing
     }
 
     @Test func tpvLinesMatchGpspipe() async throws {
-        guard let gpsfake = Self.tool("gpsfake"), let gpspipe = Self.tool("gpspipe") else { return }
+        let gpsfake = try Self.tool("gpsfake")
+        let gpspipe = try Self.tool("gpspipe")
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let port = Self.freePort()

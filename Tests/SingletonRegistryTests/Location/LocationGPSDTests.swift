@@ -3,11 +3,12 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// `LocationManager` reading a real gpsd (run by `gpsfake`): it delivers what gpsd's own client sees, and survives
 /// gpsd going away and coming back.
-@Suite(.timeLimit(.minutes(2))) struct LocationGPSDTests {
+@Suite(.gpsdTools, .timeLimit(.minutes(2))) struct LocationGPSDTests {
     enum Log: String, CaseIterable, CustomTestStringConvertible {
         case multignss = "multignss-midnight.nmea"
         case legacyNoise = "legacy-gp-noise.nmea"
@@ -17,11 +18,11 @@ import Testing
 
         var testDescription: String { rawValue }
 
-        /// The project's fixtures, or a shared sample (nil, with a message, when ../shared is absent).
-        var path: String? {
+        /// The project's fixtures, or a shared sample.
+        var path: String {
             switch self {
             case .multignss, .legacyNoise: Fixtures.path(rawValue)
-            case .ubloxLEA4H, .navika, .skytraq: LocationTesting.sharedSample(rawValue)
+            case .ubloxLEA4H, .navika, .skytraq: Machine.sharedSample(rawValue)
             }
         }
     }
@@ -43,13 +44,21 @@ import Testing
         }
     }
 
-    @Test(arguments: Log.allCases) @RegistryActor
+    @Test(arguments: [Log.multignss, .legacyNoise])
+    func deliversEveryFixGpspipeSawOfAFixture(log: Log) async throws {
+        try await deliversEveryFixGpspipeSaw(log: log)
+    }
+
+    @Test(.sharedSamples, arguments: [Log.ubloxLEA4H, .navika, .skytraq])
+    func deliversEveryFixGpspipeSawOfASharedLog(log: Log) async throws {
+        try await deliversEveryFixGpspipeSaw(log: log)
+    }
+
+    @RegistryActor
     func deliversEveryFixGpspipeSaw(log: Log) async throws {
-        guard let gpsfake = GPSDTools.find("gpsfake"), let gpspipe = GPSDTools.find("gpspipe") else {
-            GPSDTools.reportMissing()
-            return
-        }
-        guard let logPath = log.path else { return }
+        let gpsfake = try GPSDTools.find("gpsfake")
+        let gpspipe = try GPSDTools.find("gpspipe")
+        let logPath = log.path
         // -1 -p: one pass, then gpsfake sees the device go, stops its gpsd and exits, closing every client. 100 ms a
         // sentence makes the shortest log last 10 s, so a gpspipe that starts late on a loaded machine still sees it.
         let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-q", "-c", "0.1", logPath])
@@ -97,10 +106,7 @@ import Testing
 
     @Test @RegistryActor
     func gpsdKilledMidStreamThenRestartedResumesOnTheSameStreams() async throws {
-        guard let gpsfake = GPSDTools.find("gpsfake") else {
-            GPSDTools.reportMissing()
-            return
-        }
+        let gpsfake = try GPSDTools.find("gpsfake")
         let port = try GPSDTools.freePort()
         let arguments = ["-1", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
         let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
@@ -150,10 +156,7 @@ import Testing
 
     @Test @RegistryActor
     func tenSubscribersSurviveRepeatedRestartsOverOneConnectionAtATime() async throws {
-        guard let gpsfake = GPSDTools.find("gpsfake") else {
-            GPSDTools.reportMissing()
-            return
-        }
+        let gpsfake = try GPSDTools.find("gpsfake")
         let port = try GPSDTools.freePort()
         let arguments = ["-1", "-q", "-c", "0.02", Fixtures.path("multignss-midnight.nmea")]
         let manager = LocationManager()

@@ -13,26 +13,6 @@ enum LocationTesting {
     static let quickReconnect = ReconnectPolicy(
         initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
 
-    /// A log from `../shared/nmea-samples/` (next to the package), or `nil` with a message when it is absent; absent
-    /// under CI=true, it is a test issue, since CI runs with shared/ beside the clone.
-    static func sharedSample(_ name: String) -> String? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.deletingLastPathComponent().appendingPathComponent(
-            "shared/nmea-samples/\(name)"
-        ).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(path) is absent: CI runs with ../shared beside the clone")
-            } else {
-                print("Skipping \(name): \(path) is absent (the shared NMEA samples live in ../shared).")
-            }
-            return nil
-        }
-        return path
-    }
-
     /// `count` one-second epochs of RMC and GGA with valid checksums, from `firstSecond` seconds after 12:00:00 on
     /// 2026-11-22, moving north-east.
     static func epochs(from firstSecond: Int, count: Int) -> [UInt8] {

@@ -3,11 +3,12 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// A real gpsd (run by `gpsfake`) read through the TCP transport and the gpsd decoder, checked against what gpsd's
 /// own client `gpspipe -w` sees on the same session.
-@Suite(.timeLimit(.minutes(2))) struct GPSDEndToEndTests {
+@Suite(.gpsdTools, .timeLimit(.minutes(2))) struct GPSDEndToEndTests {
     enum Log: String, CustomTestStringConvertible, CaseIterable {
         /// Written by the test: 30 one-second epochs of RMC, GGA and GSA.
         case generated
@@ -17,12 +18,18 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: Log.allCases) func transportAndDecoderSeeWhatGpspipeSees(log: Log) async throws {
-        guard let gpsfake = GPSDTools.find("gpsfake"), let gpspipe = GPSDTools.find("gpspipe") else {
-            GPSDTools.reportMissing()
-            return
-        }
-        guard let logPath = try GPSDTools.logPath(log) else { return }
+    @Test func transportAndDecoderSeeWhatGpspipeSeesOfAGeneratedLog() async throws {
+        try await transportAndDecoderSeeWhatGpspipeSees(log: .generated)
+    }
+
+    @Test(.sharedSamples) func transportAndDecoderSeeWhatGpspipeSeesOfASharedLog() async throws {
+        try await transportAndDecoderSeeWhatGpspipeSees(log: .ubloxLEA4H)
+    }
+
+    func transportAndDecoderSeeWhatGpspipeSees(log: Log) async throws {
+        let gpsfake = try GPSDTools.find("gpsfake")
+        let gpspipe = try GPSDTools.find("gpspipe")
+        let logPath = try GPSDTools.logPath(log)
         defer { if log == .generated { unlink(logPath) } }
 
         // -p: gpsfake watches the session itself, so after one pass (-1) it sees the device go, stops its gpsd and
@@ -94,33 +101,20 @@ import Testing
 
 /// Finding and running gpsd's tools for the end-to-end tests.
 enum GPSDTools {
-    static func find(_ tool: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin:/usr/sbin:/sbin"
-        for directory in path.split(separator: ":").map(String.init) + ["/usr/sbin"] {
-            let candidate = "\(directory)/\(tool)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
+    /// The path of one of gpsd's tools; a test that calls this is marked `.gpsdTools`.
+    static func find(_ tool: String) throws -> String {
+        try #require(Machine.path(of: tool), "\(tool) is missing: apt-get install gpsd gpsd-clients")
     }
 
-    /// Fails under CI=true; elsewhere prints how to enable the test.
-    static func reportMissing() {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("gpsfake/gpspipe not found; CI must have them: apt-get install gpsd gpsd-clients")
-        } else {
-            print("Skipping the gpsd end-to-end test: gpsfake/gpspipe not found (apt-get install gpsd gpsd-clients).")
-        }
-    }
-
-    /// The log to replay: generated into /tmp, or the shared sample (nil, with a message, when ../shared is absent).
-    static func logPath(_ log: GPSDEndToEndTests.Log) throws -> String? {
+    /// The log to replay: generated into /tmp, or the shared sample (a test that replays one is `.sharedSamples`).
+    static func logPath(_ log: GPSDEndToEndTests.Log) throws -> String {
         switch log {
         case .generated:
             let path = temporaryPath("generated.log")
             try generatedLog().write(toFile: path, atomically: false, encoding: .utf8)
             return path
         case .ubloxLEA4H:
-            return LocationTesting.sharedSample(log.rawValue)
+            return Machine.sharedSample(log.rawValue)
         }
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// A part of the machine a test needs: a tool, a directory.
+public struct Requirement: Sendable {
+    /// What is needed, for the skip message.
+    public let description: String
+    /// How to get it.
+    public let remedy: String
+    /// Whether the machine has it.
+    public let isMet: @Sendable () -> Bool
+
+    /// An executable on the `PATH`, from the Debian package `package`.
+    public static func tool(_ name: String, package: String) -> Requirement {
+        Requirement(description: name, remedy: "apt-get install \(package)") { Machine.path(of: name) != nil }
+    }
+
+    /// gpsd's tools: gpsfake runs a real gpsd on a log, gpspipe listens to it, gpsdecode is gpsd's own decoder.
+    public static let gpsdTools: [Requirement] = ["gpsfake", "gpspipe", "gpsdecode"].map {
+        tool($0, package: "gpsd gpsd-clients")
+    }
+
+    /// The shared receiver logs in `../shared/nmea-samples`.
+    public static let sharedSamples = Requirement(
+        description: Machine.sharedSamples.path, remedy: "the shared NMEA samples live beside the package"
+    ) { FileManager.default.fileExists(atPath: Machine.sharedSamples.path) }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only where the machine meets `requirements`; elsewhere Swift Testing reports it as skipped,
+    /// naming what is missing.
+    ///
+    /// Under `CI=true` the test always runs, so that a missing part fails it (its `#require` of the tool or file)
+    /// instead of skipping: CI must have everything.
+    public static func requires(_ requirements: [Requirement]) -> Self {
+        let missing = requirements.filter { !$0.isMet() }
+        var remedies: [String] = []
+        for requirement in missing where !remedies.contains(requirement.remedy) { remedies.append(requirement.remedy) }
+        let names = missing.map(\.description).joined(separator: ", ")
+        return .enabled(
+            if: Machine.isCI || missing.isEmpty,
+            Comment(rawValue: "needs \(names) (\(remedies.joined(separator: "; ")))"))
+    }
+
+    /// ``requires(_:)`` gpsd's tools.
+    public static var gpsdTools: Self { requires(Requirement.gpsdTools) }
+
+    /// ``requires(_:)`` the shared receiver logs.
+    public static var sharedSamples: Self { requires([Requirement.sharedSamples]) }
+}
