@@ -4,21 +4,25 @@
 /// runs no generic value witness; the slot gives the scope without hashing; the serial tells a scope that has
 /// ended (its slot free, or reused by a later scope) from a live one, so a task that outlives its scope reads the
 /// process-wide values.
+///
+/// Every variable here is unchecked for exclusivity, like every hot-path variable of the registry: only
+/// ``RegistryActor`` touches them, synchronously, and no access to one is ever held across a call that could reach
+/// it again (CONCURRENCY.md, "The open registry").
 @RegistryActor
 enum ActiveScopes {
-    /// The scopes by slot; `nil` where the slot is free.
-    ///
-    /// Unchecked for exclusivity, like every hot-path variable of the registry: only ``RegistryActor`` touches it,
-    /// synchronously, and no access to it is ever held across a call that could reach it again.
-    @exclusivity(unchecked) private static var slots: ContiguousArray<SingletonScope?> = []
-    /// The token of the scope in each slot (0 where free), and its container: what a read needs, kept apart
-    /// from the scope so that a read touches no scope's reference count.
-    @exclusivity(unchecked) private static var tokens: ContiguousArray<UInt64> = []
-    @exclusivity(unchecked) private static var containers: ContiguousArray<AppSingletons?> = []
+    /// One slot: the token of the scope in it (0 where free), its container (what a read needs, kept beside the
+    /// token so that a read touches no scope), and the scope.
+    private struct Slot {
+        var token: UInt64 = 0
+        var singletons: AppSingletons?
+        var scope: SingletonScope?
+    }
+
+    @exclusivity(unchecked) private static var slots: ContiguousArray<Slot> = []
     /// Free slots, reused last-freed first.
-    private static var freeSlots: [Int] = []
+    @exclusivity(unchecked) private static var freeSlots: ContiguousArray<Int> = []
     /// The serial of the next scope; 0 is never used, so token 0 means "no scope".
-    private static var nextSerial: UInt64 = 1
+    @exclusivity(unchecked) private static var nextSerial: UInt64 = 1
     /// How many scopes are active; a read checks only this while no scope is active.
     @exclusivity(unchecked) private(set) static var count = 0
 
@@ -33,9 +37,7 @@ enum ActiveScopes {
         } else {
             slot = slots.count
             precondition(UInt64(slot) <= slotMask, "more than \(slotMask) override scopes are active")
-            slots.append(nil)
-            tokens.append(0)
-            containers.append(nil)
+            slots.append(Slot())
         }
         defer { nextSerial += 1 }
         return nextSerial << slotBits | UInt64(slot)
@@ -43,20 +45,15 @@ enum ActiveScopes {
 
     /// Makes `scope` active under the token it was made with.
     static func activate(_ scope: SingletonScope) {
-        let slot = slot(of: scope.token)
-        slots[slot] = scope
-        tokens[slot] = scope.token
-        containers[slot] = scope.singletons
+        slots[slot(of: scope.token)] = Slot(token: scope.token, singletons: scope.singletons, scope: scope)
         count += 1
     }
 
     /// Frees `token`'s slot: its scope, if it was active, is not any more.
     static func release(_ token: UInt64) {
         let slot = slot(of: token)
-        if tokens[slot] == token {
-            slots[slot] = nil
-            tokens[slot] = 0
-            containers[slot] = nil
+        if slots[slot].token == token {
+            slots[slot] = Slot()
             count -= 1
         }
         freeSlots.append(slot)
@@ -65,20 +62,20 @@ enum ActiveScopes {
     /// The active scope `token` names, or `nil` when it names none (no scope, or one that has ended).
     static func scope(for token: UInt64) -> SingletonScope? {
         let slot = slot(of: token)
-        guard slot < tokens.count, tokens[slot] == token else { return nil }
-        return slots[slot]
+        guard slot < slots.count, slots[slot].token == token else { return nil }
+        return slots[slot].scope
     }
 
     /// The container of the active scope `token` names, or `nil` when it names none.
     static func singletons(for token: UInt64) -> AppSingletons? {
         let slot = slot(of: token)
-        guard slot < tokens.count, tokens[slot] == token else { return nil }
-        return containers[slot]
+        guard slot < slots.count, slots[slot].token == token else { return nil }
+        return slots[slot].singletons
     }
 
     /// The active scopes, oldest first.
     static var all: [SingletonScope] {
-        slots.compactMap { $0 }.sorted { $0.token >> slotBits < $1.token >> slotBits }
+        slots.compactMap(\.scope).sorted { $0.token >> slotBits < $1.token >> slotBits }
     }
 
     private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & slotMask) }

@@ -50,9 +50,15 @@ public final class AppSingletons {
     }
 
     /// Puts `value` under `key` as a replacement of its live value.
-    @usableFromInline
+    @inlinable
     func replace<Key: SingletonKey>(_ key: Key.Type, with value: Key.Value) {
-        storage.set(SingletonBox<Key>(value, isLive: false))
+        store(SingletonBox<Key>(value, isLive: false))
+    }
+
+    /// Puts `box` under its key.
+    @usableFromInline
+    func store(_ box: AnySingletonBox) {
+        storage.set(box)
     }
 
     /// The box under the key with identifier `id`, after noting the read if it escaped an override scope.

@@ -5,15 +5,16 @@
 ///
 /// Not isolated: its stored properties are constants, and a read copies the value out of it in code that must
 /// not pay for a dynamic isolation check (the container that holds the box is what ``RegistryActor`` protects).
-/// Everything derived from the key (its name, dependencies, the value's lifecycle) is computed on demand, on the
-/// actor, so that making a box (every override) costs one allocation and nothing else.
+/// The key's name and dependencies, and whether the value has a lifecycle, are asked on demand, on the actor, so
+/// that making a box (every override) costs one allocation and nothing else.
 @usableFromInline
 class AnySingletonBox {
     /// `ObjectIdentifier` of the key type, the storage's lookup key.
     @usableFromInline let id: ObjectIdentifier
     /// Whether the value is the key's live value rather than a replacement.
-    let isLive: Bool
+    @usableFromInline let isLive: Bool
 
+    @usableFromInline
     init(id: ObjectIdentifier, isLive: Bool) {
         self.id = id
         self.isLive = isLive
@@ -36,6 +37,8 @@ final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
     /// The value.
     @usableFromInline let value: Key.Value
 
+    /// A box of `value`.
+    @inlinable
     init(_ value: Key.Value, isLive: Bool) {
         self.value = value
         super.init(id: ObjectIdentifier(Key.self), isLive: isLive)
@@ -43,5 +46,21 @@ final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
 
     @RegistryActor override var name: String { Key.name }
     @RegistryActor override var dependencies: [any SingletonKey.Type] { Key.dependencies }
-    @RegistryActor override var lifecycle: (any ManagedSingleton)? { value as? any ManagedSingleton }
+    @RegistryActor override var lifecycle: (any ManagedSingleton)? { LifecycleConformance.lifecycle(of: value) }
+}
+
+/// Whether each type of value seen so far conforms to ``ManagedSingleton``, so that the registry asks the runtime
+/// once per type: a failed dynamic cast to a protocol costs more than the rest of leaving a scope.
+@RegistryActor
+enum LifecycleConformance {
+    private static var conforms: [ObjectIdentifier: Bool] = [:]
+
+    /// `value` as a lifecycle participant, when its dynamic type is one.
+    static func lifecycle<Value>(of value: Value) -> (any ManagedSingleton)? {
+        let type = ObjectIdentifier(Swift.type(of: value) as Any.Type)
+        if conforms[type] == false { return nil }
+        let lifecycle = value as? any ManagedSingleton
+        conforms[type] = lifecycle != nil
+        return lifecycle
+    }
 }

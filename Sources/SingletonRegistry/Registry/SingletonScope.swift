@@ -2,8 +2,12 @@
 @RegistryActor
 public final class SingletonScope {
     /// The token of the current task's scope (``ActiveScopes``), inherited by child tasks and `Task {}`; `0`
-    /// outside every scope.
-    @TaskLocal static var token: UInt64 = 0
+    /// outside every scope. A `TaskLocal` object rather than the `@TaskLocal` wrapper, so that the inlinable
+    /// ``withSingletons(_:isolation:operation:)`` can bind it.
+    @usableFromInline static let tokenLocal = TaskLocal<UInt64>(wrappedValue: 0)
+
+    /// The token of the current task's scope; `0` outside every scope.
+    static var token: UInt64 { tokenLocal.get() }
 
     /// The active scope of the current task, if any.
     static var current: SingletonScope? { ActiveScopes.scope(for: token) }
@@ -17,7 +21,7 @@ public final class SingletonScope {
     /// The container this scope's task tree sees.
     let singletons: AppSingletons
     /// The name its tasks carry in ``token``.
-    let token: UInt64
+    @usableFromInline let token: UInt64
     /// The outermost active scope of the task tree that entered this one, or `nil` when this one is outermost.
     private let enclosingRoot: SingletonScope?
     /// The names of the keys this scope replaced, in the order it set them: what its container holds itself that
@@ -53,6 +57,7 @@ public final class SingletonScope {
     @_spi(Testing) public static var ofCurrentTask: SingletonScope? { current }
 
     /// Creates and activates a scope whose container stands in front of the current one and is then configured.
+    @usableFromInline
     static func enter(_ configure: @RegistryActor (AppSingletons) throws -> Void) rethrows -> SingletonScope {
         let enclosing = current
         let parent = enclosing?.singletons ?? processWideSingletons
@@ -69,6 +74,7 @@ public final class SingletonScope {
     }
 
     /// Deactivates the scope, then shuts down the values it replaced that have a lifecycle, in reverse order.
+    @usableFromInline
     func exit() async {
         ActiveScopes.release(token)
         for box in singletons.ownBoxes.reversed() where !box.isLive {

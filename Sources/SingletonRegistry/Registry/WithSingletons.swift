@@ -19,6 +19,7 @@
 ///   - isolation: The actor `operation` runs on; the caller's by default.
 ///   - operation: The code that sees the replaced values.
 /// - Returns: What `operation` returns.
+@inlinable
 public func withSingletons<R>(
     _ configure: @RegistryActor (AppSingletons) throws -> Void,
     isolation: isolated (any Actor)? = #isolation,
@@ -26,7 +27,8 @@ public func withSingletons<R>(
 ) async rethrows -> R {
     let scope = try await SingletonScope.enter(configure)
     do {
-        let result = try await SingletonScope.$token.withValue(scope.token, operation: operation, isolation: isolation)
+        let result = try await SingletonScope.tokenLocal.withValue(
+            scope.token, operation: operation, isolation: isolation)
         await scope.exit()
         return result
     } catch {
