@@ -40,7 +40,7 @@ open class LocationManager: ManagedSingleton {
     /// silent peer. A gpsd with no receiver attached is quiet, so gpsd is first asked `?VERSION;`, which it answers
     /// in any case: only a gpsd that also leaves that unanswered for the same time has stalled. NMEA over TCP has
     /// nothing to ask; a receiver speaks at least once a second. The reason of the
-    /// ``LocationState/reconnecting(source:attempt:reason:nextTry:)`` state ends with `(stalled)`.
+    /// ``LocationState/reconnecting(source:attempt:reason:retryIn:)`` state ends with `(stalled)`.
     public var silenceTimeout: Duration? = .seconds(10)
 
     @ObservationIgnored private let fixes = FixFanOut()
@@ -49,7 +49,8 @@ open class LocationManager: ManagedSingleton {
     @ObservationIgnored private var staleWatch: Task<Void, Never>?
     /// Whether a staleness timer is pending (only while the state is fixed).
     var isWatchingForStaleness: Bool { staleWatch != nil }
-    @ObservationIgnored private var lastFixInstant: ContinuousClock.Instant?
+    /// When the last fix came, on the clock the staleness watch runs on (``AppSingletons/clock``).
+    @ObservationIgnored private var lastFixInstant: (any InstantProtocol<Duration>)?
 
     /// Creates a manager with no source.
     public nonisolated init() {}
@@ -77,7 +78,8 @@ open class LocationManager: ManagedSingleton {
             }
         }
         let session = LocationSession(
-            source: source, manager: self, policy: reconnectPolicy, silenceTimeout: silenceTimeout)
+            source: source, manager: self, policy: reconnectPolicy, silenceTimeout: silenceTimeout,
+            timeline: Timeline(appSingletons.clock))
         self.session = Task { [firstChannel] in await session.run(firstChannel: firstChannel) }
     }
 
@@ -114,14 +116,15 @@ open class LocationManager: ManagedSingleton {
     open func deliver(_ fix: Fix) {
         lastFix = fix
         fixCount += 1
-        lastFixInstant = .now
+        let clock = appSingletons.clock
+        lastFixInstant = clock.now
         // The common case, another fix while fixed, leaves the state alone without building a new one to compare.
         let staysFixed = if case .fixed = state { fix.mode.hasPosition } else { false }
         if !staysFixed {
             let name = source?.description ?? "scripted source"
             transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
         }
-        if staleWatch == nil, case .fixed = state { staleWatch = Task { await self.watchForStaleness() } }
+        if staleWatch == nil, case .fixed = state { staleWatch = Task { await self.watchForStaleness(on: clock) } }
         if lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
     }
@@ -165,15 +168,18 @@ open class LocationManager: ManagedSingleton {
     /// Runs only while the state is fixed: it sleeps until the last fix is ``staleAfter`` old, goes on sleeping if a
     /// newer fix came meanwhile, and ends once the state is stale or no longer fixed; the next fix starts it again.
     /// An idle manager therefore has no timer at all.
-    private func watchForStaleness() async {
+    ///
+    /// Its time is the registry's clock when the fix that armed it came, so a test that installs a manual clock
+    /// decides when a fix turns stale, to the nanosecond.
+    private func watchForStaleness<C: Clock>(on clock: C) async where C.Duration == Duration {
         defer { if !Task.isCancelled { staleWatch = nil } }
-        while case .fixed(let name) = state, let last = lastFixInstant {
-            let deadline = last + staleAfter
-            if deadline <= .now {
+        while case .fixed(let name) = state, let last = lastFixInstant as? C.Instant {
+            let deadline = last.advanced(by: staleAfter)
+            if deadline <= clock.now {
                 transition(to: .stale(source: name))
                 return
             }
-            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+            do { try await clock.sleepOnCaller(until: deadline) } catch { return }
         }
     }
 }

@@ -10,8 +10,9 @@ public enum LocationState: Sendable, Hashable, CustomStringConvertible {
     case fixed(source: String)
     /// No fix arrived for ``LocationManager/staleAfter``.
     case stale(source: String)
-    /// The source was lost; attempt `attempt` to reopen it comes at `nextTry` (continuous-clock instant).
-    case reconnecting(source: String, attempt: Int, reason: String, nextTry: ContinuousClock.Instant)
+    /// The source was lost; attempt `attempt` to reopen it comes `retryIn` after this state began, on the registry's
+    /// clock.
+    case reconnecting(source: String, attempt: Int, reason: String, retryIn: Duration)
     /// The source failed for good.
     case failed(source: String, message: String)
 

@@ -1,4 +1,3 @@
-import Dispatch
 import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
@@ -83,7 +82,7 @@ public enum Daemon {
                 + "output \(options.output == "-" ? "standard output" : options.output)")
         let watchdog = Watchdog.interval(environment: environment, processID: getpid()).map { interval in
             logger.debug("watchdog: pinging systemd every \(interval)")
-            return Task { await Watchdog.run(every: interval, notify: notify) }
+            return Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }
         }
 
         var iterator = terminations.makeAsyncIterator()
@@ -91,8 +90,7 @@ public enum Daemon {
         logger.info("\(SignalHandler.name(of: signo)): shutting down")
         notify.stopping()
         let stopTimeout = options.stopTimeout
-        let deadline = DispatchTimeInterval.milliseconds(Int(stopTimeout / .milliseconds(1)))
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+        StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
             logger.error("shutdown took longer than \(stopTimeout); exiting now")
             _exit(1)
         }

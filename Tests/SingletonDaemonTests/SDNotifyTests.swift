@@ -1,5 +1,6 @@
 import Foundation
 import SingletonDaemon
+import SingletonRegistryTesting
 import Synchronization
 import Testing
 
@@ -53,22 +54,36 @@ import Testing
         }
     }
 
-    @Test func watchdogPingsOnlyAfterTheActorAnswers() async {
+    /// On a test clock: a ping every 15 s exactly, each only after the probe of the registry's actor returned, and no
+    /// timer at all while the probe hangs.
+    @Test func watchdogPingsEveryIntervalOnlyAfterTheActorAnswers() async {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let listener = DatagramSocket(name: directory.file("notify"))
         let notify = SDNotify(environment: ["NOTIFY_SOCKET": listener.name])
         let probe = WedgingProbe()
-        let watchdog = Task { await Watchdog.run(every: .milliseconds(10), notify: notify, probe: probe.probe) }
+        let clock = TestClock()
+        let watchdog = Task {
+            await Watchdog.run(every: .seconds(15), notify: notify, clock: clock, probe: probe.probe)
+        }
         defer { watchdog.cancel() }
-        // The waits run on threads of their own: the watchdog under test needs the cooperative pool.
-        #expect(await blocking { listener.receive() } == "WATCHDOG=1")
-        #expect(await blocking { listener.receive() } == "WATCHDOG=1")
-        // The third probe hangs, as a wedged actor would: no ping may be sent meanwhile.
+        for ping in 1...2 {
+            await clock.sleepers(atLeast: 1)
+            #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(15 * ping))])
+            await clock.advance(by: .seconds(15))
+            // The waits run on threads of their own: the watchdog under test needs the cooperative pool.
+            #expect(await blocking { listener.receive() } == "WATCHDOG=1")
+        }
+        // The third probe hangs, as a wedged actor would: no ping may be sent meanwhile, and nothing is timed.
+        await clock.sleepers(atLeast: 1)
+        await clock.advance(by: .seconds(15))
         for await _ in probe.wedged { break }
         #expect(listener.receive(timeout: 0) == nil, "a ping went out while the probe hung")
+        #expect(clock.pendingDeadlines.isEmpty)
         probe.releaseSignal.yield()
         #expect(await blocking { listener.receive() } == "WATCHDOG=1", "pings resume once the actor answers")
+        await clock.sleepers(atLeast: 1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(60))], "the next interval starts then")
     }
 
     @Test func watchdogIntervalIsHalfOfWatchdogUsec() {

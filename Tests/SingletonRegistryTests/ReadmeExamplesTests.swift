@@ -60,3 +60,15 @@ let twoFixes = [
     }
     #expect(fixes.map(\.latitude) == [48.1173, 47.3769])
 }
+
+@Test(.singletons { $0.clock = TestClock() }) @RegistryActor
+func aFixTurnsStaleAfterFiveSeconds() async throws {
+    let clock = try #require(appSingletons.clock as? TestClock)
+    let manager = LocationManager()
+    manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
+    await clock.sleepers(atLeast: 1)  // the staleness watch is asleep
+    await clock.advance(by: .milliseconds(4_999))
+    #expect(manager.state.name == "fixed")
+    await clock.advance(by: .milliseconds(1))
+    #expect(manager.state.name == "stale")
+}

@@ -13,6 +13,8 @@ struct LocationSession: Sendable {
     let policy: ReconnectPolicy
     /// How long a network source may stay silent; see ``LocationManager/silenceTimeout``.
     let silenceTimeout: Duration?
+    /// The registry's clock when the session began: backoff, silence and replay pacing are timed on it.
+    let timeline: Timeline
 
     /// Runs until the task is cancelled, or the source ends for good (a file's end, a failed open).
     func run(firstChannel: ByteChannel?) async {
@@ -35,8 +37,8 @@ struct LocationSession: Sendable {
             await manager.noteProblem(reason)
             await manager.transition(
                 to: .reconnecting(
-                    source: source.description, attempt: attempt, reason: reason, nextTry: .now + delay))
-            do { try await Task.sleep(for: delay) } catch { return }
+                    source: source.description, attempt: attempt, reason: reason, retryIn: delay))
+            do { try await timeline.sleep(for: delay) } catch { return }
         }
     }
 
@@ -67,7 +69,11 @@ struct LocationSession: Sendable {
             }
         }
         let watch: SilenceWatch? =
-            if let silenceTimeout, case .tcp = byteSource { SilenceWatch(timeout: silenceTimeout) } else { nil }
+            if let silenceTimeout, case .tcp = byteSource {
+                SilenceWatch(timeout: silenceTimeout, timeline: timeline)
+            } else {
+                nil
+            }
         let reader = ByteReader(channel: channel, silenceWatch: watch)
         let events = reader.events(bufferLimit: 16)
         guard let watch else { return (true, await read(events, watch: nil)) }
@@ -95,7 +101,7 @@ struct LocationSession: Sendable {
     /// reader.
     private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> SourceEnd {
         var decoder = StreamDecoder(for: source)
-        var pacer = source.pacing.map { ReplayPacer(speed: $0) }
+        var pacer = source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) }
         // The last problem of this connection since its last fix: a connection that ends after garbage names it.
         var problem: String?
         var iterator = events.makeAsyncIterator()
@@ -129,7 +135,8 @@ struct LocationSession: Sendable {
 
     /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.
     private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
-        var pacer: ReplayPacer? = if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed) } else { nil }
+        var pacer: ReplayPacer? =
+            if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed, timeline: timeline) } else { nil }
         var shift: Int64?
         var lastTime: Int64?
         repeat {

@@ -13,28 +13,37 @@ import SingletonRegistry
 final class SilenceWatch: Sendable {
     /// How long a silence may last before the watch acts.
     let timeout: Duration
+    /// The session's clock: silences are measured in its time.
+    private let timeline: Timeline
     private let state = ObservedMutex(State())
 
     private struct State {
         /// When the session started waiting for bytes; `nil` while it works on some.
-        var waitingSince: ContinuousClock.Instant?
+        var waitingSince: Duration?
         /// The last probe: the silence it was sent in, identified by when that began, and when it was sent.
-        var probe: (silence: ContinuousClock.Instant, sent: ContinuousClock.Instant)?
+        var probe: (silence: Duration, sent: Duration)?
         /// Why the connection was given up, once it was.
         var stall: String?
+        /// The watch, while it waits for a silence to begin.
+        var idle: CheckedContinuation<Void, Never>?
     }
 
-    /// A watch that acts after `timeout` of silence.
-    init(timeout: Duration) {
+    /// A watch that acts after `timeout` of silence, measured on `timeline`.
+    init(timeout: Duration, timeline: Timeline) {
         self.timeout = timeout
+        self.timeline = timeline
     }
 
     /// The reader waits for the peer's next bytes, since `start` (now, unless a test backdates it); a silence already
     /// being timed goes on (a `poll` that returned without data, or was interrupted, does not restart it).
-    func waiting(since start: ContinuousClock.Instant = .now) {
-        state.withLock { state in
+    func waiting(since start: Duration? = nil) {
+        let start = start ?? timeline.now
+        let idle = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waitingSince == nil { state.waitingSince = start }
+            defer { state.idle = nil }
+            return state.idle
         }
+        idle?.resume()
     }
 
     /// Bytes arrived from the peer.
@@ -48,19 +57,20 @@ final class SilenceWatch: Sendable {
     /// Watches until cancelled or until it finds a stall, which it records and then ends the reading with `stop`.
     ///
     /// `probe` names a request the peer must answer and sends it, returning `false` if it could not be sent at once
-    /// (a peer that stopped reading has stalled too). `source` names the peer in the stall's description.
+    /// (a peer that stopped reading has stalled too). `source` names the peer in the stall's description. While
+    /// no silence is being timed the watch sleeps on no clock: it waits for ``waiting(since:)``.
     func run(source: String, probe: (request: String, send: @Sendable () -> Bool)?, stop: @Sendable () -> Void) async {
         let silence = Self.describe(timeout)
         while !Task.isCancelled {
             let (since, lastProbe) = state.withLock { ($0.waitingSince, $0.probe) }
             guard let since else {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                await untilSilence()
                 continue
             }
             let probedAt = lastProbe.flatMap { $0.silence == since ? $0.sent : nil }
             let deadline = (probedAt ?? since) + timeout
-            if ContinuousClock.now < deadline {
-                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            if timeline.now < deadline {
+                guard (try? await timeline.sleep(until: deadline)) != nil else { return }
                 continue
             }
             guard let probe else {
@@ -71,12 +81,32 @@ final class SilenceWatch: Sendable {
                     "\(source) sent nothing for \(silence) and did not answer \(probe.request) within \(silence) (stalled)",
                     stop: stop)
             }
-            let sent = ContinuousClock.now
+            let sent = timeline.now
             state.withLock { $0.probe = (since, sent) }
             if !probe.send() {
                 return giveUp(
                     "\(source) sent nothing for \(silence) and did not take \(probe.request) (stalled)", stop: stop)
             }
+        }
+    }
+
+    /// Returns once a silence is being timed, or the task is cancelled.
+    private func untilSilence() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state in
+                    if state.waitingSince != nil || Task.isCancelled { return true }
+                    state.idle = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let idle = state.withLock { state in
+                defer { state.idle = nil }
+                return state.idle
+            }
+            idle?.resume()
         }
     }
 

@@ -6,8 +6,9 @@ import SingletonRegistry
 ///
 /// The work runs off ``SingletonRegistry/RegistryActor``: it subscribes to
 /// `appSingletons.locationManager.updates()`, adds every fix to a ``SurveyAccumulator``, and reports progress
-/// (elapsed / N) once a second. When the manager cancels it, it returns the partial result marked cancelled
-/// instead of throwing, so the client that asked still gets the figures of the part that ran.
+/// (elapsed / N) once a second of the registry's clock, `appSingletons.clock`. When the manager cancels it, it
+/// returns the partial result marked cancelled instead of throwing, so the client that asked still gets the figures
+/// of the part that ran.
 public enum SurveyJob {
     /// The job's name: a survey asked for while one runs joins it.
     public static let name = "survey"
@@ -28,10 +29,10 @@ public enum SurveyJob {
     }
 
     private static func survey(seconds: Double, requires3D: Bool, progress: TaskProgress) async -> SurveyResult {
-        let updates = await appSingletons.locationManager.updates(bufferSize: 256)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start + .seconds(seconds)
+        let (updates, timeline) = await (
+            appSingletons.locationManager.updates(bufferSize: 256), Timeline(appSingletons.clock)
+        )
+        let duration = Duration.seconds(seconds)
         let accumulator = await withTaskGroup(of: SurveyAccumulator.self) { group in
             group.addTask {
                 var accumulator = SurveyAccumulator(requires3D: requires3D)
@@ -39,19 +40,19 @@ public enum SurveyJob {
                 return accumulator
             }
             while !Task.isCancelled {
-                let now = clock.now
-                guard now < deadline else { break }
+                let now = timeline.now
+                guard now < duration else { break }
                 do {
-                    try await Task.sleep(until: min(deadline, now + .seconds(1)), clock: clock)
+                    try await timeline.sleep(until: min(duration, now + .seconds(1)))
                 } catch {
                     break
                 }
-                await progress.report((clock.now - start) / .seconds(seconds))
+                await progress.report(timeline.now / duration)
             }
             group.cancelAll()
             return await group.next() ?? SurveyAccumulator(requires3D: requires3D)
         }
-        let elapsed = (clock.now - start) / .seconds(1)
+        let elapsed = timeline.now / .seconds(1)
         return accumulator.result(
             requestedSeconds: seconds, elapsedSeconds: min(elapsed, seconds), cancelled: Task.isCancelled)
     }

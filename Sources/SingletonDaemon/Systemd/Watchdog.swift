@@ -12,15 +12,17 @@ public enum Watchdog {
         return .microseconds(usec / 2)
     }
 
-    /// Sends `WATCHDOG=1` every `interval` after `probe` returned, until the task is cancelled.
+    /// Sends `WATCHDOG=1` every `interval` of `clock` after `probe` returned, until the task is cancelled.
     ///
     /// `probe` replaces the call on the registry's actor; a test passes one it can hold back.
     public static func run(
-        every interval: Duration, notify: SDNotify, probe: (@Sendable () async -> Void)? = nil
+        every interval: Duration, notify: SDNotify, clock: any Clock<Duration>,
+        probe: (@Sendable () async -> Void)? = nil
     ) async {
+        let timeline = Timeline(clock)
         while !Task.isCancelled {
             do {
-                try await Task.sleep(for: interval)
+                try await timeline.sleep(for: interval)
             } catch {
                 return
             }

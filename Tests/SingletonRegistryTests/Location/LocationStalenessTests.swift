@@ -1,4 +1,5 @@
 import GNSSProtocol
+import SingletonRegistryTesting
 import Testing
 
 @testable import GNSSLocation
@@ -6,21 +7,52 @@ import Testing
 
 /// A fixed state turns stale when fixes stop, and then no timer is left running: an idle daemon uses no CPU.
 @Suite(.timeLimit(.minutes(1))) struct LocationStalenessTests {
-    @Test @RegistryActor
-    func staleAfterSilenceThenNoTimerRemains() async {
+    @Test(.singletons { $0.clock = LocationStalenessTests.exactClock }) @RegistryActor
+    func aFixTurnsStaleExactlyStaleAfterTheLastFix() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
+        let manager = LocationManager()
+        manager.staleAfter = .seconds(5)
+        manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
+        await clock.sleepers(atLeast: 1)
+        await clock.advance(by: .milliseconds(4_999))
+        #expect(manager.state.name == "fixed")
+        await clock.advance(by: .milliseconds(1))
+        #expect(manager.state.name == "stale", "stale at +5 s exactly")
+
+        manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))  // +5 s
+        await clock.sleepers(atLeast: 1)
+        await clock.advance(by: .seconds(3))
+        manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))  // +8 s: the deadline moves to +13 s
+        await clock.advance(by: .milliseconds(4_999))
+        #expect(manager.state.name == "fixed", "+12.999 s: a fix came at +8 s")
+        await clock.advance(by: .milliseconds(1))
+        #expect(manager.state.name == "stale")
+        #expect(clock.now == TestClock.Instant(offset: .seconds(13)))
+        #expect(!manager.isWatchingForStaleness)
+    }
+
+    /// A fresh clock for each use of the trait's closure.
+    static var exactClock: TestClock { TestClock() }
+
+    @Test(.singletons { $0.clock = LocationStalenessTests.exactClock }) @RegistryActor
+    func staleAfterSilenceThenNoTimerRemains() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
         let manager = LocationManager()
         manager.staleAfter = .milliseconds(30)
-        let changes = manager.stateChanges()
         #expect(!manager.isWatchingForStaleness, "no timer before the first fix")
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
         #expect(manager.isWatchingForStaleness)
-        for await state in changes where state.name == "stale" { break }
+        await clock.sleepers(atLeast: 1)
+        await clock.advance(by: .milliseconds(30))
+        #expect(manager.state.name == "stale")
         #expect(!manager.isWatchingForStaleness, "the timer must end once the state is stale")
+        #expect(clock.pendingDeadlines.isEmpty)
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
         #expect(manager.state.name == "fixed")
         #expect(manager.isWatchingForStaleness, "the next fix arms it again")
         manager.deliver(Fix(mode: .noFix))
         await manager.stop()
+        await clock.run()
         #expect(!manager.isWatchingForStaleness)
     }
 }

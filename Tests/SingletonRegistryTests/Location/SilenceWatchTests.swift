@@ -1,53 +1,121 @@
+import SingletonRegistry
+import SingletonRegistryTesting
 import Synchronization
 import Testing
 
 @testable import GNSSLocation
 
-/// The watch that gives up a silent network peer: the probe's answer gets its whole time, however late the watch ran.
+/// The watch that gives up a silent network peer, on a test clock: silence, then a probe at the timeout exactly, then
+/// a stall one more timeout later; an answered probe starts a new silence.
 @Suite(.timeLimit(.minutes(1))) struct SilenceWatchTests {
-    /// A busy cooperative pool can wake the watch long after the silence's timeout; it then sends the probe, and the
-    /// peer still has a whole timeout from that moment to answer.
-    @Test func aProbeSentLateStillGetsTheWholeTimeoutForItsAnswer() async {
-        let watch = SilenceWatch(timeout: .seconds(5))
-        // As late as a starved pool could wake it: the silence began three timeouts ago.
-        watch.waiting(since: .now - .seconds(15))
-        let (probes, probed) = AsyncStream.makeStream(of: Void.self)
+    /// A watch on a fresh test clock with its probes and stops counted.
+    final class Rig: Sendable {
+        let clock = TestClock()
+        let watch: SilenceWatch
+        let probes: AsyncStream<Duration>
+        private let probed: AsyncStream<Duration>.Continuation
         let stops = Atomic<Int>(0)
-        let answerable: @Sendable () -> Bool = {
-            probed.yield()
-            return true
+
+        init(timeout: Duration) {
+            watch = SilenceWatch(timeout: timeout, timeline: Timeline(clock))
+            (probes, probed) = AsyncStream.makeStream(of: Duration.self)
         }
-        let run = Task {
-            await watch.run(
-                source: "peer", probe: ("?VERSION;", answerable), stop: { _ = stops.add(1, ordering: .relaxed) })
+
+        /// Runs the watch with a probe that records the clock's time when it is sent.
+        func run() -> Task<Void, Never> {
+            Task {
+                await watch.run(
+                    source: "gpsd 127.0.0.1:2947",
+                    probe: (
+                        "?VERSION;",
+                        {
+                            self.probed.yield(self.clock.now.offset)
+                            return true
+                        }
+                    ),
+                    stop: { _ = self.stops.add(1, ordering: .relaxed) })
+            }
         }
-        var iterator = probes.makeAsyncIterator()
-        #expect(await iterator.next() != nil)
-        // The peer answers at once.
-        watch.received()
-        run.cancel()
-        await run.value
-        #expect(watch.stall == nil)
-        #expect(stops.load(ordering: .relaxed) == 0)
     }
 
-    /// A probe that goes unanswered is a stall, described as such, and the watch stops the reading.
-    @Test func anUnansweredProbeIsAStall() async {
-        let watch = SilenceWatch(timeout: .milliseconds(200))
-        watch.waiting(since: .now - .seconds(1))
-        let sent = Atomic<Int>(0)
-        let stops = Atomic<Int>(0)
-        let unanswered: @Sendable () -> Bool = {
-            _ = sent.add(1, ordering: .relaxed)
-            return true
-        }
-        await watch.run(
-            source: "gpsd 127.0.0.1:2947", probe: ("?VERSION;", unanswered),
-            stop: { _ = stops.add(1, ordering: .relaxed) })
-        #expect(sent.load(ordering: .relaxed) == 1)
-        #expect(stops.load(ordering: .relaxed) == 1)
+    @Test func silenceThenAProbeAtTheTimeoutThenAStallOneTimeoutLater() async {
+        let rig = Rig(timeout: .seconds(10))
+        let run = rig.run()
+        rig.watch.waiting()
+        await rig.clock.sleepers(atLeast: 1)
+        #expect(rig.clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(10))])
+        await rig.clock.advance(by: .milliseconds(9_999))
+        #expect(rig.clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(10))], "no probe before +10 s")
+        await rig.clock.advance(by: .milliseconds(1))
+        var probes = rig.probes.makeAsyncIterator()
+        #expect(await probes.next() == .seconds(10))
+        await rig.clock.sleepers(atLeast: 1)
+        #expect(rig.clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(20))])
+        await rig.clock.advance(by: .seconds(10))
+        await run.value
+        #expect(rig.stops.load(ordering: .relaxed) == 1)
         #expect(
-            watch.stall
-                == "gpsd 127.0.0.1:2947 sent nothing for 200 ms and did not answer ?VERSION; within 200 ms (stalled)")
+            rig.watch.stall
+                == "gpsd 127.0.0.1:2947 sent nothing for 10 s and did not answer ?VERSION; within 10 s (stalled)")
+        #expect(rig.clock.now == TestClock.Instant(offset: .seconds(20)))
+    }
+
+    /// A watch that runs long after the silence's timeout (a starved pool) sends the probe then, and the peer still
+    /// has a whole timeout from that moment to answer.
+    @Test func aProbeSentLateStillGetsTheWholeTimeoutForItsAnswer() async {
+        let rig = Rig(timeout: .seconds(5))
+        rig.watch.waiting(since: .seconds(-15))
+        let run = rig.run()
+        var probes = rig.probes.makeAsyncIterator()
+        #expect(await probes.next() == .zero)
+        await rig.clock.sleepers(atLeast: 1)
+        #expect(rig.clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(5))])
+        run.cancel()
+        await run.value
+        #expect(rig.watch.stall == nil)
+        #expect(rig.stops.load(ordering: .relaxed) == 0)
+    }
+
+    /// An answer to the probe ends that silence: the next one is timed from its own start, and the old probe's
+    /// deadline no longer counts.
+    @Test func anAnsweredProbeStartsANewSilence() async {
+        let rig = Rig(timeout: .seconds(10))
+        let run = rig.run()
+        rig.watch.waiting()
+        await rig.clock.sleepers(atLeast: 1)
+        await rig.clock.advance(by: .seconds(10))
+        var probes = rig.probes.makeAsyncIterator()
+        #expect(await probes.next() == .seconds(10))
+        await rig.clock.sleepers(atLeast: 1)
+        await rig.clock.advance(by: .seconds(5))
+        // The answer comes at +15 s; the reader waits again from then.
+        rig.watch.received()
+        rig.watch.waiting()
+        await rig.clock.advance(by: .seconds(5))
+        await rig.clock.sleepers(atLeast: 1)
+        #expect(rig.clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(25))], "a silence from +15 s")
+        #expect(rig.watch.stall == nil)
+        await rig.clock.advance(by: .seconds(5))
+        #expect(await probes.next() == .seconds(25))
+        run.cancel()
+        await run.value
+        #expect(rig.watch.stall == nil)
+        #expect(rig.stops.load(ordering: .relaxed) == 0)
+    }
+
+    /// While the reader works on bytes no silence is timed, and the watch sleeps on no clock at all.
+    @Test func aWatchWithNoSilenceSleepsOnNoClock() async {
+        let rig = Rig(timeout: .seconds(10))
+        let run = rig.run()
+        rig.watch.waiting()
+        await rig.clock.sleepers(atLeast: 1)
+        rig.watch.received()
+        await rig.clock.advance(by: .seconds(13))
+        rig.watch.waiting()
+        await rig.clock.sleepers(atLeast: 1)
+        #expect(rig.clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(23))], "only the new silence's timer")
+        run.cancel()
+        await run.value
+        #expect(rig.watch.stall == nil)
     }
 }

@@ -1,6 +1,7 @@
 import SingletonRegistry
 
-// Singletons declared the way a user of the registry declares them, one of each style.
+// Singletons declared the way a user of the registry declares them, one of each style (the clock is the
+// registry's own `clock`, declared the same way).
 
 /// A struct of closures: each endpoint can be replaced on its own.
 struct WeatherClient: Sendable {
@@ -22,11 +23,6 @@ struct ServiceConfiguration: Sendable, Equatable {
 
 enum ServiceConfigurationKey: SingletonKey {
     static var liveValue: ServiceConfiguration { ServiceConfiguration(endpoint: "https://example.invalid", retries: 3) }
-}
-
-/// A clock.
-enum ClockKey: SingletonKey {
-    static var liveValue: any Clock<Duration> { ContinuousClock() }
 }
 
 /// A manager with a lifecycle that depends on the long-task manager.
@@ -54,10 +50,6 @@ extension AppSingletons {
     var serviceConfiguration: ServiceConfiguration {
         get { self[ServiceConfigurationKey.self] }
         set { self[ServiceConfigurationKey.self] = newValue }
-    }
-    var clock: any Clock<Duration> {
-        get { self[ClockKey.self] }
-        set { self[ClockKey.self] = newValue }
     }
     var syncManager: SyncManager {
         get { self[SyncManagerKey.self] }

@@ -1,0 +1,16 @@
+/// The key of the registry's clock: ``AppSingletons/clock``.
+///
+/// Timed behaviour of the managers (a fix turning stale, for one) reads its time from this clock, so that a test
+/// replaces it with a manual clock and advances time instead of waiting for it.
+public enum ClockKey: SingletonKey {
+    /// The continuous clock.
+    public static var liveValue: any Clock<Duration> { ContinuousClock() }
+}
+
+extension AppSingletons {
+    /// The clock timed behaviour reads: `ContinuousClock` live, a manual clock in tests.
+    public var clock: any Clock<Duration> {
+        get { self[ClockKey.self] }
+        set { self[ClockKey.self] = newValue }
+    }
+}
