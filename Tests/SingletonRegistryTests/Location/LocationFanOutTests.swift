@@ -123,34 +123,4 @@ import Testing
         #expect(seen == ["idle", "waiting", "fixed", "idle"])
         #expect(manager.lastFix == Self.fix(2))
     }
-
-    @Test @RegistryActor
-    func aFixedStateTurnsStaleWhenFixesStop() async throws {
-        let manager = LocationManager()
-        manager.staleAfter = .milliseconds(50)
-        let changes = manager.stateChanges()
-        // Two epochs an hour apart, paced in real time: the first fix arrives, then nothing for an hour.
-        try await manager.start(
-            .nmeaReplay(
-                name: "one fix", bytes: Array(Self.twoEpochsAnHourApart.utf8), pacing: .timestamps(speed: 1),
-                loops: false))
-        var names: [String] = []
-        for await state in changes {
-            names.append(state.name)
-            if state.name == "stale" { break }
-        }
-        #expect(names.contains("fixed"))
-        #expect(names.last == "stale")
-        await manager.stop()
-    }
-
-    static let twoEpochsAnHourApart = """
-        $GPGGA,120000.00,4722.6140,N,00832.5020,E,1,08,0.9,408.0,M,47.3,M,,*
-        $GPRMC,120000.00,A,4722.6140,N,00832.5020,E,0.0,0.0,221126,,,A*
-        $GPGGA,130000.00,4722.6141,N,00832.5021,E,1,08,0.9,408.0,M,47.3,M,,*
-        $GPRMC,130000.00,A,4722.6141,N,00832.5021,E,0.0,0.0,221126,,,A*
-        $GPGGA,130001.00,4722.6141,N,00832.5021,E,1,08,0.9,408.0,M,47.3,M,,*
-        $GPRMC,130001.00,A,4722.6141,N,00832.5021,E,0.0,0.0,221126,,,A*
-
-        """.split(separator: "\n").map { NMEAChecksum.sentence(String($0.dropFirst().dropLast())) }.joined()
 }
