@@ -107,7 +107,7 @@ import Testing
     @Test @RegistryActor
     func gpsdKilledMidStreamThenRestartedResumesOnTheSameStreams() async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
-        let port = try GPSDTools.freePort()
+        let port = try freePort()
         let arguments = ["-1", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
         let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
         defer { first.terminate() }
@@ -157,7 +157,7 @@ import Testing
     @Test @RegistryActor
     func tenSubscribersSurviveRepeatedRestartsOverOneConnectionAtATime() async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
-        let port = try GPSDTools.freePort()
+        let port = try freePort()
         let arguments = ["-1", "-q", "-c", "0.02", Fixtures.path("multignss-midnight.nmea")]
         let manager = LocationManager()
         manager.reconnectPolicy = LocationTesting.quickReconnect

@@ -2,6 +2,7 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// Network peers that go silent: `silenceTimeout` notices the stall and the manager reconnects, while a gpsd that is
@@ -20,7 +21,7 @@ import Testing
     static func silentPeer(after greeting: [UInt8], connections: ObservedMutex<Int>) throws -> LoopbackPeer {
         try LoopbackPeer { connection in
             connections.withLock { $0 += 1 }
-            try? LocationTesting.writeAll(connection, greeting)
+            try? writeAll(connection, greeting)
             LoopbackPeer.serveRequests(connection)
         }
     }
@@ -80,7 +81,7 @@ import Testing
         // gpsd with no receiver: it says nothing after its answer to WATCH, but answers ?VERSION; every time.
         let peer = try LoopbackPeer { connection in
             connections.withLock { $0 += 1 }
-            try? LocationTesting.writeAll(connection, Array(Self.banner.utf8))
+            try? writeAll(connection, Array(Self.banner.utf8))
             LoopbackPeer.serveRequests(connection) { request in
                 if request.hasPrefix("?WATCH") { return Self.noDevices }
                 guard request == "?VERSION;" else { return nil }

@@ -1,6 +1,7 @@
 import GNSSLocation
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileTransportTests {

@@ -198,12 +198,6 @@ enum GPSDTools {
         }
     }
 
-    /// A port the kernel just handed out on 127.0.0.1 (released for gpsd to bind).
-    static func freePort() throws -> UInt16 {
-        let probe = try LoopbackServer(listening: false)
-        return probe.port
-    }
-
     static func temporaryPath(_ name: String) -> String {
         "/tmp/singleton-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
     }
