@@ -1,6 +1,7 @@
 import Foundation
 import SingletonDaemon
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct SDNotifyTests {
