@@ -68,6 +68,10 @@ package final class ChildProcess: Sendable {
         _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String = "/dev/null",
         stdout: Output = .discard, stderr: Output = .discard, ownTemporaryDirectory: Bool = false
     ) throws {
+        // Everything that can fail before the pipes and the directory exist, so that a failure leaks neither.
+        let closeFrom = try Self.closeFromAction()
+        var attributes = try Self.shellLikeAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
         let directory = ownTemporaryDirectory || stdout == .kept || stderr == .kept ? TemporaryDirectory() : nil
         var environment = environment ?? ProcessInfo.processInfo.environment
         if ownTemporaryDirectory { environment["TMPDIR"] = directory?.path }
@@ -95,9 +99,8 @@ package final class ChildProcess: Sendable {
                 posix_spawn_file_actions_addopen(&actions, Int32(fd), file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             }
         }
-        try Self.closeInheritedDescriptors(&actions)
-        var attributes = try Self.shellLikeAttributes()
-        defer { posix_spawnattr_destroy(&attributes) }
+        // Last, after the `dup2`s from the pipes: the child keeps only standard input, output and error.
+        try #require(closeFrom(&actions, 3) == 0, "posix_spawn_file_actions_addclosefrom_np failed")
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -215,14 +218,16 @@ package final class ChildProcess: Sendable {
         return attributes
     }
 
-    /// Adds "close every descriptor from 3 up" to `actions`: the child keeps only standard input, output and error.
-    /// Other tests hold descriptors open meanwhile (a FIFO's writer, a pseudo-terminal's master, a peer's socket),
-    /// and a child that inherited one would keep its far end from ever seeing the end. glibc 2.34 has
-    /// `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not show, so it is looked up.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    /// The file action "close every descriptor from N up" (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34,
+    /// which Swift's Glibc module does not show, so it is looked up). Other tests hold descriptors open meanwhile (a
+    /// FIFO's writer, a pseudo-terminal's master, a peer's socket), and a child that inherited one would keep its
+    /// far end from ever seeing the end.
+    private static func closeFromAction() throws -> CloseFrom {
         let symbol = try #require(
             dlsym(nil, "posix_spawn_file_actions_addclosefrom_np"), "posix_spawn needs glibc 2.34 or later here")
-        try #require(unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3) == 0)
+        return unsafeBitCast(symbol, to: CloseFrom.self)
     }
+
+    /// `posix_spawn_file_actions_addclosefrom_np`'s type.
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 }

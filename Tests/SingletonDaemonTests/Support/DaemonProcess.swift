@@ -51,8 +51,8 @@ final class DaemonProcess: Sendable {
     /// Sends `signo` to the daemon.
     func signal(_ signo: Int32) { child.signal(signo) }
 
-    /// The exit status as a shell reports it, once the process has ended (see ``TestSupport/ChildProcess/wait(hangBound:)``:
-    /// a daemon that hangs is killed, and reads as 137).
+    /// The exit status as a shell reports it, once the process has ended (a daemon that hangs is killed, and reads
+    /// as 137: see ``TestSupport/ChildProcess/wait(hangBound:)``).
     func exitStatus() async -> Int32 { await child.wait().shellCode }
 
     /// Kills the process if it is still running (cleanup after a failed expectation).
