@@ -35,8 +35,9 @@ let package = Package(
             dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol", "HopBenchCore"],
             path: "Benchmarks/HopBench"
         ),
-        // What the test targets share: the machine's required parts as Swift Testing conditions.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the test targets share: the machine's required parts as Swift Testing conditions, child processes,
+        // a loopback TCP peer, temporary paths and descriptor helpers. SingletonRegistry lends its ObservedMutex.
+        .target(name: "TestSupport", dependencies: ["SingletonRegistry"], path: "Tests/TestSupport"),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol", "TestSupport"]),
         .testTarget(
             name: "SingletonRegistryTests",

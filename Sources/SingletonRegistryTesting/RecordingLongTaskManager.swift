@@ -10,9 +10,19 @@ open class RecordingLongTaskManager: LongTaskManager {
     public private(set) var doLongTaskCalls = 0
     /// How many times ``shutdown()`` was called (the registry's lifecycle or an ending override scope).
     public private(set) var shutdownCalls = 0
+    /// A number the test chose, to tell instances apart: which of several overrides (parallel test cases, nested
+    /// scopes) the code under test sees, as a value that can cross into a message or an expectation.
+    public nonisolated let tag: Int
 
-    /// Creates a manager whose jobs finish at once.
+    /// Creates a manager whose jobs finish at once, tagged 0.
     public nonisolated override init(defaultJob: LongTask<Void>? = nil) {
+        tag = 0
+        super.init(defaultJob: defaultJob)
+    }
+
+    /// Creates a manager whose jobs finish at once, tagged `tag` (see ``tag``).
+    public nonisolated init(tag: Int, defaultJob: LongTask<Void>? = nil) {
+        self.tag = tag
         super.init(defaultJob: defaultJob)
     }
 

@@ -4,7 +4,7 @@ import Testing
 /// A Swift Testing trait that replaces shared values for each test (or each case of a parameterised test).
 ///
 /// ```swift
-/// @Test(.singletons { $0.longTaskManager = LongTaskManagerMock() })
+/// @Test(.singletons { $0.longTaskManager = RecordingLongTaskManager() })
 /// func usesTheMock() async throws { ... }
 /// ```
 ///

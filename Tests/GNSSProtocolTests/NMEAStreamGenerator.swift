@@ -1,17 +1,5 @@
 import GNSSProtocol
-
-/// SplitMix64: a tiny deterministic generator, so that every run produces the same streams.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Generates NMEA streams of random fixes: a random talker and sentence order per stream, random motion, and
 /// injected corruption (bad checksums, binary noise, truncated and spliced lines, CR-only line ends).

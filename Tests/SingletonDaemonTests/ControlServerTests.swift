@@ -1,6 +1,7 @@
 import Foundation
 import GNSSProtocol
 import SingletonDaemon
+import TestSupport
 import Testing
 
 /// The control socket in-process, with a scripted handler: limits, bad input, watchers, socket file handling.

@@ -1,5 +1,6 @@
 import Foundation
 import GNSSProtocol
+import TestSupport
 import Testing
 
 extension DaemonEndToEndTests {

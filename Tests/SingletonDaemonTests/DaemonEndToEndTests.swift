@@ -1,6 +1,7 @@
 import Foundation
 import GNSSLocation
 import GNSSProtocol
+import TestSupport
 import Testing
 
 /// The built `singletond` binary as users run it: a child process, its output, its control socket, its signals.
@@ -44,7 +45,7 @@ import Testing
         // Exit status 0 means the shutdown finished within the daemon's own stop timeout (1.8 s by default); a
         // shutdown that takes longer exits 1.
         daemon.signal(SIGTERM)
-        let status = await daemon.exitStatus(timeout: 10)
+        let status = await daemon.exitStatus()
         #expect(status == 0, "\(daemon.stderr.history)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on exit")
         let log = await daemon.stderr.rest()

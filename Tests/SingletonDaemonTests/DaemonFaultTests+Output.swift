@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An output that cannot be written: the daemon says so once, naming it, and keeps serving.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The control socket belongs to the daemon's user: mode 0600, and another user cannot connect.
@@ -8,19 +9,19 @@ extension DaemonFaultTests {
     private static let setpriv = "/usr/bin/setpriv"
 
     /// Runs the daemon's binary as ``otherID`` through `setpriv`: its exit status and standard error.
-    private func runAsOtherUser(_ arguments: [String]) async throws -> (status: Int32?, stderr: [String]) {
+    private func runAsOtherUser(_ arguments: [String]) async throws -> (status: ProcessExit, stderr: [String]) {
         let binary = try #require(DaemonProcess.binary)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = nil
         let child = try ChildProcess(
             Self.setpriv,
             ["--reuid=\(Self.otherID)", "--regid=\(Self.otherID)", "--clear-groups", binary] + arguments,
-            environment: environment)
+            environment: environment, stdout: .pipe, stderr: .pipe)
         defer { child.kill() }
         async let out = child.stdout.rest()
         async let err = child.stderr.rest()
         let (_, stderr) = await (out, err)
-        return (await child.exitStatus(), stderr)
+        return (await child.wait(), stderr)
     }
 
     /// Where the check cannot run: a message outside CI, a failure under CI (which runs as root with util-linux).
@@ -52,7 +53,7 @@ extension DaemonFaultTests {
             return
         }
         let probe = try await runAsOtherUser(["--version"])
-        guard probe.status == 0 else {
+        guard probe.status == .exited(0) else {
             cannotCheckOtherUser(
                 "uid \(Self.otherID) cannot run \(DaemonProcess.binary ?? "singletond") (a directory on its path is "
                     + "closed to it?): \(probe.stderr)")
@@ -60,7 +61,7 @@ extension DaemonFaultTests {
         }
 
         let refused = try await runAsOtherUser(["status", "--control", control])
-        #expect(refused.status == 1)
+        #expect(refused.status == .exited(1))
         #expect(
             refused.stderr.contains { $0.contains("cannot connect to \(control): Permission denied") },
             "\(refused.stderr)")
@@ -68,7 +69,7 @@ extension DaemonFaultTests {
         // The counter-check: with the mode opened up, the same user gets in, so the mode is what kept them out.
         try #require(chmod(control, 0o666) == 0)
         let admitted = try await runAsOtherUser(["status", "--control", control])
-        #expect(admitted.status == 0, "\(admitted.stderr)")
+        #expect(admitted.status == .exited(0), "\(admitted.stderr)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }

@@ -2,6 +2,7 @@ import Foundation
 import GNSSProtocol
 import SingletonDaemon
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// The built `singletond` under the faults of the reliability issue: abuse of the control socket, an output that

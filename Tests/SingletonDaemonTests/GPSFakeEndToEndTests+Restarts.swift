@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension GPSFakeEndToEndTests {
@@ -31,9 +32,7 @@ extension GPSFakeEndToEndTests {
         let gpsfake = try Self.tool("gpsfake")
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let port = Self.freePort()
-        var fakeEnvironment = ProcessInfo.processInfo.environment
-        fakeEnvironment["TMPDIR"] = directory.path
+        let port = try freePort()
         let daemon = try DaemonProcess([
             "--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock"), "--output", "/dev/null",
         ])
@@ -43,15 +42,16 @@ extension GPSFakeEndToEndTests {
         for round in 1...10 {
             // Without -1 gpsfake replays the log in a loop, so fixes come whenever the daemon's backoff lets it in.
             let fake = try ChildProcess(
-                gpsfake, ["-q", "-P", "\(port)", "-c", "0.01", Self.fixture], environment: fakeEnvironment)
+                gpsfake, ["-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
+                ownTemporaryDirectory: true)
             defer { fake.kill() }
             let fixed = await daemon.stderr.line(containing: "location: fixed (gpsd", timeout: 90)
-            try #require(fixed != nil, "round \(round): no fix; daemon: \(daemon.stderr.history.suffix(8))")
+            try #require(
+                fixed != nil,
+                "round \(round): no fix; daemon: \(daemon.stderr.history.suffix(8)); gpsfake: \(fake.errorOutput)")
             // gpsfake's SIGTERM handler stops its gpsd, which closes the daemon's connection. The handler can loop
-            // for ever once gpsd is gone (see the registry tests' ChildProcess): the group is killed at the latest
-            // when this round ends.
-            fake.signal(SIGTERM)
-            _ = await fake.exitStatus(timeout: 10)
+            // for ever once gpsd is gone (see ChildProcess.gpsfakeTerminationBound): then the group is killed.
+            _ = await fake.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
             let lost = await daemon.stderr.line(containing: "location: reconnecting to gpsd", timeout: 60)
             try #require(lost != nil, "round \(round): the daemon did not notice gpsd leave")
             if round == 3 { warm = Holdings(of: daemon.pid) }

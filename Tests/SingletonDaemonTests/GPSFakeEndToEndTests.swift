@@ -12,36 +12,17 @@ import Testing
         try #require(Machine.path(of: name), "\(name) is missing: apt-get install gpsd gpsd-clients")
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on right now.
-    static func freePort() -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                _ = bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     @Test func tpvLinesMatchGpspipe() async throws {
         let gpsfake = try Self.tool("gpsfake")
         let gpspipe = try Self.tool("gpspipe")
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let port = Self.freePort()
+        let port = try freePort()
 
-        // gpsfake takes an existing `$TMPDIR/gpsfake-PID.sock` for its gpsd's control socket, and gpsd leaves those
-        // behind: a shared /tmp whose pids have wrapped holds stale ones, so gpsfake gets a directory of its own.
-        var fakeEnvironment = ProcessInfo.processInfo.environment
-        fakeEnvironment["TMPDIR"] = directory.path
+        // gpsfake gets a `$TMPDIR` of its own (see ChildProcess.init's ownTemporaryDirectory).
         let fake = try ChildProcess(
-            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.1", Self.fixture], environment: fakeEnvironment)
+            gpsfake, ["-1", "-q", "-P", "\(port)", "-c", "0.1", Self.fixture], stderr: .kept,
+            ownTemporaryDirectory: true)
         defer { fake.kill() }
         let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
@@ -49,13 +30,13 @@ import Testing
         #expect(
             await daemon.stderr.line(containing: "location: waiting for a fix from gpsd") != nil,
             "\(daemon.stderr.history)")
-        let pipe = try ChildProcess(
-            gpspipe, ["-w", "127.0.0.1:\(port)"], environment: ProcessInfo.processInfo.environment)
+        let pipe = try ChildProcess(gpspipe, ["-w", "127.0.0.1:\(port)"], stdout: .pipe)
         defer { pipe.kill() }
 
         // At the end of the log gpsd reports the device gone (DEVICE "activated":0), to both clients; the daemon
         // then waits for a fix again, after delivering every fix before it.
-        #expect(await daemon.stderr.line(containing: "location: fixed (gpsd") != nil)
+        #expect(
+            await daemon.stderr.line(containing: "location: fixed (gpsd") != nil, "gpsfake said: \(fake.errorOutput)")
         #expect(await daemon.stderr.line(containing: "location: waiting for a fix from gpsd", timeout: 60) != nil)
         var pipeLines: [String] = []
         // gpsd ends its lines with CRLF; the daemon with LF.

@@ -2,6 +2,7 @@ import Foundation
 import SingletonDaemon
 import SingletonRegistryTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct SDNotifyTests {

@@ -34,14 +34,14 @@ import Testing
 
     @RegistryActor
     static func tagOfSharedManager() -> Int {
-        (appSingletons.longTaskManager as? LongTaskManagerMock)?.tag ?? -1
+        (appSingletons.longTaskManager as? RecordingLongTaskManager)?.tag ?? -1
     }
 
     @Test("Each of 64 parallel cases sees only its own override", arguments: 0..<64)
     func taskLocalOverrideIsIsolated(tag: Int) async throws {
         Self.rendezvous.enter()
         defer { Self.rendezvous.leave() }
-        let mock = LongTaskManagerMock(tag: tag)
+        let mock = RecordingLongTaskManager(tag: tag)
         let seen = await withSingletons({ $0.longTaskManager = mock }) {
             await Self.sightings(rendezvous: Self.rendezvous)
         }
@@ -52,7 +52,7 @@ import Testing
         #expect(await Self.sharedManager() !== mock, "the override must end with its scope")
     }
 
-    @Test(.singletons { $0.longTaskManager = LongTaskManagerMock(tag: 1_001) })
+    @Test(.singletons { $0.longTaskManager = RecordingLongTaskManager(tag: 1_001) })
     func traitOverridesForTheTest() async {
         #expect(await Self.tagOfSharedManager() == 1_001)
         #expect(await Task { await Self.tagOfSharedManager() }.value == 1_001)
@@ -82,7 +82,7 @@ import Testing
 
     @RegistryActor
     static func assignProcessWide(tag: Int) {
-        appSingletons = AppSingletons { $0.longTaskManager = LongTaskManagerMock(tag: tag) }
+        appSingletons = AppSingletons { $0.longTaskManager = RecordingLongTaskManager(tag: tag) }
     }
 
     @RegistryActor
@@ -91,11 +91,11 @@ import Testing
     }
 
     @Test func scopesNest() async {
-        await withSingletons({ $0.longTaskManager = LongTaskManagerMock(tag: 1) }) {
+        await withSingletons({ $0.longTaskManager = RecordingLongTaskManager(tag: 1) }) {
             await withSingletons({ $0.locationManager = LocationManager() }) {
                 #expect(await Self.tagOfSharedManager() == 1, "an inner scope inherits what it does not replace")
             }
-            await withSingletons({ $0.longTaskManager = LongTaskManagerMock(tag: 2) }) {
+            await withSingletons({ $0.longTaskManager = RecordingLongTaskManager(tag: 2) }) {
                 #expect(await Self.tagOfSharedManager() == 2)
             }
             #expect(await Self.tagOfSharedManager() == 1)
@@ -107,7 +107,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ScopeLifetimeTests {
     @Test func aTaskThatOutlivesItsScopeSeesTheProcessWideManagers() async {
         let (release, go) = AsyncStream.makeStream(of: Void.self)
-        let straggler = await withSingletons({ $0.longTaskManager = LongTaskManagerMock(tag: 77) }) {
+        let straggler = await withSingletons({ $0.longTaskManager = RecordingLongTaskManager(tag: 77) }) {
             Task {
                 for await _ in release { break }
                 return await ParallelOverrideTests.tagOfSharedManager()

@@ -1,12 +1,13 @@
 import GNSSLocation
 import SingletonRegistry
+import SingletonRegistryTesting
 import Testing
 
 /// The seed's original test, ported to Swift Testing: replace the process-wide container, then check the mock ran.
 @Suite(.timeLimit(.minutes(1))) struct SeedStyleTests {
     @Test @RegistryActor
     func mockReplacesTheSharedLongTaskManager() async throws {
-        let mock = LongTaskManagerMock()
+        let mock = RecordingLongTaskManager()
         appSingletons = AppSingletons { $0.longTaskManager = mock }
         defer { appSingletons = AppSingletons() }
 
@@ -15,7 +16,7 @@ import Testing
         #expect(!manager.isTaskDone)
         try await manager.doLongTask()
         #expect(mock.isTaskDone)
-        #expect(mock.calls == 1)
+        #expect(mock.doLongTaskCalls == 1)
     }
 
     @Test @RegistryActor
@@ -29,7 +30,7 @@ import Testing
                 SingletonEntry(name: "longTaskManager", isLive: true),
                 SingletonEntry(name: "locationManager", isLive: true),
             ])
-        let replaced = AppSingletons { $0.longTaskManager = LongTaskManagerMock() }
+        let replaced = AppSingletons { $0.longTaskManager = RecordingLongTaskManager() }
         #expect(replaced.entries == [SingletonEntry(name: "longTaskManager", isLive: false)])
         #expect(replaced.longTaskManager !== first.longTaskManager)
     }

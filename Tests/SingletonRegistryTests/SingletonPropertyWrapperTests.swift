@@ -22,7 +22,7 @@ import Testing
     func readsTheSharedValueAtEachAccess() async throws {
         let screen = ForecastScreen()
         #expect(try await screen.headline() == "live forecast for Bergen")
-        let mock = LongTaskManagerMock()
+        let mock = RecordingLongTaskManager()
         await withSingletons({ $0.longTaskManager = mock }) {
             #expect(screen.tasks === mock, "an instance made before the scope still sees the scope's value")
         }

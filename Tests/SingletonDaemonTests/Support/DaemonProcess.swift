@@ -1,7 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// The built `singletond` binary run as a child process, with its standard output and error as line readers.
+/// The built `singletond` binary run as a ``TestSupport/ChildProcess``, with its standard output and error as line
+/// readers.
+///
+/// Its exit status reads as a shell's `$?` (``TestSupport/ProcessExit/shellCode``): singletond documents its exit
+/// codes, and a signal's death reads as 128 + the signal, the way its service manager and its users see it.
 final class DaemonProcess: Sendable {
     /// `singletond` next to the test bundle (`.build/<triple>/debug/`), or `nil`.
     static let binary: String? = {
@@ -32,34 +37,38 @@ final class DaemonProcess: Sendable {
             env[key] = nil
         }
         env.merge(environment) { $1 }
-        if journal { env["JOURNAL_STREAM"] = "$STDERR_IDENTITY" }
-        child = try ChildProcess(binary, arguments, environment: env, stdin: stdin)
+        if journal { env["JOURNAL_STREAM"] = ChildProcess.stderrIdentityPlaceholder }
+        child = try ChildProcess(binary, arguments, environment: env, stdin: stdin, stdout: .pipe, stderr: .pipe)
     }
 
     /// The daemon's process ID.
     var pid: pid_t { child.pid }
+    /// The daemon's standard output.
     var stdout: LineReader { child.stdout }
+    /// The daemon's standard error.
     var stderr: LineReader { child.stderr }
 
     /// Sends `signo` to the daemon.
     func signal(_ signo: Int32) { child.signal(signo) }
 
-    /// The exit status once the process has ended, or `nil` if it did not within `timeout` seconds.
-    func exitStatus(timeout: Double = 10) async -> Int32? { await child.exitStatus(timeout: timeout) }
+    /// The exit status as a shell reports it, once the process has ended (a daemon that hangs is killed, and reads
+    /// as 137: see ``TestSupport/ChildProcess/wait(hangBound:)``).
+    func exitStatus() async -> Int32 { await child.wait().shellCode }
 
     /// Kills the process if it is still running (cleanup after a failed expectation).
     func kill() { child.kill() }
 
-    /// Runs `singletond arguments` to completion: its exit status and output lines.
+    /// Runs `singletond arguments` to completion: its exit status and output lines (each stream read to its end, for
+    /// at most `timeout` seconds).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", timeout: Double = 30
-    ) async throws -> (status: Int32?, stdout: [String], stderr: [String]) {
+    ) async throws -> (status: Int32, stdout: [String], stderr: [String]) {
         let child = try DaemonProcess(arguments, environment: environment, stdin: stdin)
         let (outReader, errReader) = (child.stdout, child.stderr)
         async let out = outReader.rest(timeout: timeout)
         async let err = errReader.rest(timeout: timeout)
         let (stdout, stderr) = await (out, err)
-        let status = await child.exitStatus(timeout: timeout)
+        let status = await child.exitStatus()
         child.kill()
         return (status, stdout, stderr)
     }

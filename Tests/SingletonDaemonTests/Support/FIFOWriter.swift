@@ -1,6 +1,7 @@
 import Foundation
 import SingletonRegistry
 import Synchronization
+import TestSupport
 
 /// Writes the same bytes to a descriptor (a FIFO a daemon reads its source from) again and again on a thread of its
 /// own, as fast as the reader takes them, for at most `passes` passes or until ``stop()``.

@@ -1,6 +1,7 @@
 import Foundation
 import SingletonRegistry
 import Synchronization
+import TestSupport
 
 /// A test's connection to a control socket: sends lines and reads lines with a bound on the wait.
 ///

@@ -1,34 +1,16 @@
 import GNSSLocation
-import Glibc
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Reconnect backoff on a test clock: 250 ms doubling to 30 s, each wait drawn inside the upper half of its ceiling,
 /// and the session sleeping exactly the wait its state announced.
 @Suite(.timeLimit(.minutes(1))) struct LocationBackoffTests {
-    /// A loopback port nothing listens on: bound by the kernel's choice, then closed, so connecting is refused.
-    static func refusingPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func backoffDoublesFrom250MillisecondsTo30SecondsWithJitterInItsBounds() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)
-        let port = try Self.refusingPort()
+        let port = try freePort()  // nothing listens there: connecting is refused
         let manager = LocationManager()
         var states = StateWatch(manager)
         try await manager.start(.nmeaTCP(host: "127.0.0.1", port: port))

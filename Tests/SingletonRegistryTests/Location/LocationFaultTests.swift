@@ -3,6 +3,7 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// Peers that claim to be gpsd and misbehave: the manager names what went wrong in its state and `lastProblem`,
@@ -55,7 +56,7 @@ import Testing
         // Every connection gets the same treatment, so every retry fails the same way.
         let peer = try LoopbackPeer { connection in
             LoopbackPeer.drain(connection)
-            try? LocationTesting.writeAll(connection, payload)
+            try? writeAll(connection, payload)
             LoopbackPeer.finish(connection)
         }
         defer { peer.close() }
@@ -89,7 +90,7 @@ import Testing
             + Array(Self.tpv.utf8)
         let peer = try LoopbackPeer { connection in
             LoopbackPeer.drain(connection)
-            try? LocationTesting.writeAll(connection, stream)
+            try? writeAll(connection, stream)
             LoopbackPeer.finish(connection)
         }
         defer { peer.close() }
@@ -137,7 +138,7 @@ import Testing
         let stream = Array((Self.banner + others.map { $0 + "\r\n" }.joined() + Self.noFixTPV).utf8)
         let connections = ObservedMutex(0)
         let peer = try Self.countingPeer(connections) { connection, _ in
-            try? LocationTesting.writeAll(connection, stream)
+            try? writeAll(connection, stream)
         }
         defer { peer.close() }
         let manager = LocationManager()
@@ -163,9 +164,9 @@ import Testing
         // The peer sends the good fix only once the test has looked at the problem, so the fix cannot clear it first.
         let gate = DispatchSemaphore(value: 0)
         let peer = try Self.countingPeer(connections) { connection, _ in
-            try? LocationTesting.writeAll(connection, first)
+            try? writeAll(connection, first)
             guard gate.wait(timeout: .now() + 20) == .success else { return }
-            try? LocationTesting.writeAll(connection, Array(Self.tpv.utf8))
+            try? writeAll(connection, Array(Self.tpv.utf8))
         }
         defer { peer.close() }
         let manager = LocationManager()
@@ -195,9 +196,9 @@ import Testing
         let connections = ObservedMutex(0)
         let gate = DispatchSemaphore(value: 0)
         let peer = try Self.countingPeer(connections) { connection, _ in
-            try? LocationTesting.writeAll(connection, stream)
+            try? writeAll(connection, stream)
             guard gate.wait(timeout: .now() + 20) == .success else { return }
-            try? LocationTesting.writeAll(connection, Array(Self.tpv.utf8))
+            try? writeAll(connection, Array(Self.tpv.utf8))
         }
         defer { peer.close() }
         let manager = LocationManager()

@@ -75,7 +75,7 @@ import Testing
         await states.next { $0.name == "waiting" }
 
         // We are connected and our WATCH is on its way: start gpsd's own client on the same session.
-        let pipeOutput = GPSDTools.temporaryPath("gpspipe.json")
+        let pipeOutput = TemporaryDirectory.uniquePath("gpspipe.json")
         defer { unlink(pipeOutput) }
         let pipe = try ChildProcess(gpspipe, ["-w", "-o", pipeOutput, "--seconds", "90", "127.0.0.1:\(port)"])
         defer { pipe.terminate() }
@@ -86,9 +86,8 @@ import Testing
         #expect(reason.hasPrefix("gpsd 127.0.0.1:\(port) closed the connection"), "\(reason)")
         await manager.stop()
         await fixes.read(manager.fixCount - fixes.fixes.count)
-        await pipe.waitForExit()
-        await fake.waitForExit()
-        #expect(pipe.exitStatus == 0)
+        #expect(await pipe.wait() == .exited(0))
+        _ = await fake.wait()
         #expect(fixes.dropped == 0)
 
         var framer = GPSDLineFramer()
@@ -107,7 +106,7 @@ import Testing
     @Test @RegistryActor
     func gpsdKilledMidStreamThenRestartedResumesOnTheSameStreams() async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
-        let port = try GPSDTools.freePort()
+        let port = try freePort()
         let arguments = ["-1", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
         let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
         defer { first.terminate() }
@@ -127,8 +126,7 @@ import Testing
         await states.next { $0.name == "waiting" }
 
         // gpsfake's SIGTERM handler kills its gpsd.
-        first.terminate()
-        await first.waitForExit()
+        _ = await first.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
         let reason = try #require(await states.nextReconnectReason())
         #expect(reason.contains("gpsd 127.0.0.1:\(port)"), "\(reason)")
         let beforeKill = manager.fixCount
@@ -157,7 +155,7 @@ import Testing
     @Test @RegistryActor
     func tenSubscribersSurviveRepeatedRestartsOverOneConnectionAtATime() async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
-        let port = try GPSDTools.freePort()
+        let port = try freePort()
         let arguments = ["-1", "-q", "-c", "0.02", Fixtures.path("multignss-midnight.nmea")]
         let manager = LocationManager()
         manager.reconnectPolicy = LocationTesting.quickReconnect
@@ -178,8 +176,7 @@ import Testing
             #expect(connected == 1, "round \(round): \(connected)")
 
             // gpsfake's SIGTERM handler kills its gpsd.
-            fake.terminate()
-            await fake.waitForExit()
+            _ = await fake.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
             // The loss of this connection (not one of the refused connects while gpsd was starting).
             await states.next {
                 guard case .reconnecting(_, _, let reason, _) = $0 else { return false }

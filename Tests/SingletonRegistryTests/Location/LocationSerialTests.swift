@@ -3,6 +3,7 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// A serial receiver, played by a pseudo-terminal behind a stable device path (`…/ttyUSB0`, a symlink as udev
@@ -15,7 +16,7 @@ import Testing
         private(set) var pty: PseudoTerminal?
 
         init() throws {
-            directory = GPSDTools.temporaryPath("serial")
+            directory = TemporaryDirectory.uniquePath("serial")
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             path = directory + "/ttyUSB0"
             try plugIn()

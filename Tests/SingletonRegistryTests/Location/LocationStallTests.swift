@@ -3,6 +3,7 @@ import GNSSProtocol
 import Glibc
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Network peers that go silent, on a test clock: `silenceTimeout` notices the stall at its exact instant and the
@@ -21,7 +22,7 @@ import Testing
     /// it is sent.
     static func silentPeer(after greeting: [UInt8], requests: AsyncStream<String>.Continuation) throws -> LoopbackPeer {
         try LoopbackPeer { connection in
-            try? LocationTesting.writeAll(connection, greeting)
+            try? writeAll(connection, greeting)
             LoopbackPeer.serveRequests(connection) { request in
                 requests.yield(request)
                 return nil
@@ -117,7 +118,7 @@ import Testing
         // The answer carries a report without a fix, so that the test sees when it has been read.
         let peer = try LoopbackPeer { connection in
             connections.withLock { $0 += 1 }
-            try? LocationTesting.writeAll(connection, Array(Self.banner.utf8))
+            try? writeAll(connection, Array(Self.banner.utf8))
             LoopbackPeer.serveRequests(connection) { request in
                 if request.hasPrefix("?WATCH") { return Self.noDevices }
                 return request == "?VERSION;" ? Self.banner + Self.noFix : nil

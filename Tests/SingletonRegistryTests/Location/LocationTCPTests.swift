@@ -3,6 +3,7 @@ import GNSSProtocol
 import Glibc
 import SingletonRegistry
 import Synchronization
+import TestSupport
 import Testing
 
 /// NMEA served over TCP (a phone app, a boat's network): every fix arrives, the server vanishing makes the manager
@@ -56,7 +57,7 @@ import Testing
         return try LoopbackPeer(port: port) { connection in
             guard !served.withLock({ $0 }) else { return }
             served.withLock { $0 = true }
-            try? LocationTesting.writeAll(connection, bytes)
+            try? writeAll(connection, bytes)
             LoopbackPeer.finish(connection)
         }
     }

@@ -1,15 +1,12 @@
 import GNSSLocation
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileTransportTests {
-    private func temporaryPath(_ name: String) -> String {
-        "/tmp/singleton-transport-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
-    }
-
     @Test func readsAFileToItsEnd() async throws {
-        let path = temporaryPath("log.nmea")
+        let path = TemporaryDirectory.uniquePath("log.nmea")
         defer { unlink(path) }
         let content = String(repeating: SerialTransportTests.nmea, count: 200)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -23,7 +20,7 @@ import Testing
     }
 
     @Test func aSlowConsumerLosesNothingAndCanStopMidFile() async throws {
-        let path = temporaryPath("big.nmea")
+        let path = TemporaryDirectory.uniquePath("big.nmea")
         defer { unlink(path) }
         let content = String(repeating: SerialTransportTests.nmea, count: 2_000)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -48,7 +45,7 @@ import Testing
     }
 
     @Test func aReaderStartsOnlyOnce() async throws {
-        let path = temporaryPath("once.nmea")
+        let path = TemporaryDirectory.uniquePath("once.nmea")
         defer { unlink(path) }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         try #require(fd >= 0)
@@ -66,7 +63,7 @@ import Testing
     }
 
     @Test func readsAFIFOUntilItsWriterCloses() async throws {
-        let path = temporaryPath("fifo")
+        let path = TemporaryDirectory.uniquePath("fifo")
         try #require(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
         // Opened before any writer exists: the reader must wait for one rather than report the end at once.

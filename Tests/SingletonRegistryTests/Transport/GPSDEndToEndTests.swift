@@ -43,7 +43,7 @@ import Testing
         var decoder = GPSDStreamDecoder()
         var ours: [Fix] = []
         var messages: [GPSDMessage] = []
-        let pipeOutput = GPSDTools.temporaryPath("gpspipe.json")
+        let pipeOutput = TemporaryDirectory.uniquePath("gpspipe.json")
         defer { unlink(pipeOutput) }
         var pipe: ChildProcess?
         defer { pipe?.terminate() }
@@ -82,9 +82,8 @@ import Testing
         #expect(ours.filter { $0.mode == .threeD && $0.latitude != nil }.count >= 5)
 
         let gpspipeProcess = try #require(pipe)
-        await gpspipeProcess.waitForExit()
-        await fake.waitForExit()
-        #expect(gpspipeProcess.exitStatus == 0)
+        #expect(await gpspipeProcess.wait() == .exited(0))
+        _ = await fake.wait()
         // gpsd ends lines with CR LF, which Swift's String treats as one Character: split bytes with the framer.
         var framer = GPSDLineFramer()
         let theirs = framer.append(Array(try String(contentsOfFile: pipeOutput, encoding: .utf8).utf8)).compactMap {
@@ -110,7 +109,7 @@ enum GPSDTools {
     static func logPath(_ log: GPSDEndToEndTests.Log) throws -> String {
         switch log {
         case .generated:
-            let path = temporaryPath("generated.log")
+            let path = TemporaryDirectory.uniquePath("generated.log")
             try generatedLog().write(toFile: path, atomically: false, encoding: .utf8)
             return path
         case .ubloxLEA4H:
@@ -143,7 +142,8 @@ enum GPSDTools {
     ///
     /// gpsfake names its gpsd's control socket `$TMPDIR/gpsfake-PID.sock` and, if a file of that name exists, takes
     /// it for its gpsd being ready. gpsd leaves the socket behind when it is stopped, so once pids wrap around, a
-    /// shared /tmp holds stale ones: each gpsfake gets an empty `$TMPDIR` of its own.
+    /// shared /tmp holds stale ones: each gpsfake gets an empty `$TMPDIR` of its own, which also keeps its standard
+    /// error for the failure message.
     ///
     /// With `-p`, gpsfake connects its own client as soon as the control socket exists, but gpsd creates that socket
     /// before it listens on TCP: on a loaded machine the client is refused and gpsfake exits with "socket error".
@@ -154,7 +154,8 @@ enum GPSDTools {
         var said = ""
         for _ in 0..<5 {
             let port = try port ?? freePort()
-            let process = try ChildProcess(gpsfake, ["-P", String(port)] + arguments, ownTemporaryDirectory: true)
+            let process = try ChildProcess(
+                gpsfake, ["-P", String(port)] + arguments, stderr: .kept, ownTemporaryDirectory: true)
             guard arguments.contains("-p") else { return Fake(process: process, port: port) }
             // Up to 30 s, 25 ms apart (pacing, not synchronisation): gpsfake starts its gpsd and connects, or exits.
             for _ in 0..<1_200 where process.isRunning {
@@ -163,8 +164,7 @@ enum GPSDTools {
                 }
                 try await Task.sleep(for: .milliseconds(25))
             }
-            process.terminate()
-            await process.waitForExit()
+            _ = await process.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
             said += "attempt on port \(port): \(process.errorOutput)\n"
         }
         throw SourceError(.connect, source: "gpsfake", reason: "did not start: \(said)")
@@ -196,16 +196,6 @@ enum GPSDTools {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)")).map(inodes.contains)
                 ?? false
         }
-    }
-
-    /// A port the kernel just handed out on 127.0.0.1 (released for gpsd to bind).
-    static func freePort() throws -> UInt16 {
-        let probe = try LoopbackServer(listening: false)
-        return probe.port
-    }
-
-    static func temporaryPath(_ name: String) -> String {
-        "/tmp/singleton-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
     }
 
     /// Connects once gpsfake's gpsd listens: up to 200 attempts, 50 ms apart (pacing, not synchronisation).

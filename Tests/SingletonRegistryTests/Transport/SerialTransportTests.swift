@@ -1,6 +1,7 @@
 import GNSSLocation
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// A pseudo-terminal pair standing in for a serial GNSS receiver: the test writes into the master, the transport

@@ -2,11 +2,12 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct TCPTransportTests {
     @Test func receivesLinesInOrderThenEndOfFile() async throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))
         let peer = try server.accept()
         var events = EventCollector(ByteReader(channel: channel, chunkSize: 7))
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func writesRequestsToThePeer() throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))
         let peer = try server.accept()
         defer { close(peer) }
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func writeToClosedPeerThrowsInsteadOfKilling() async throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))
         var events = EventCollector(ByteReader(channel: channel))
         close(try server.accept())
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func refusedConnectionNamesTheServer() throws {
-        let server = try LoopbackServer(listening: false)
+        let server = try LoopbackPeer(listening: false)
         let error = try #require(
             sourceError { () throws(SourceError) in try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port)) })
         #expect(error.operation == .connect)
@@ -58,7 +59,7 @@ import Testing
 
     @Test func connectsOverIPv6LoopbackOrNamesTheFailure() throws {
         // `localhost` may resolve to ::1 first; either address family must work or fail cleanly.
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "localhost", port: server.port))
         close(try server.accept())
         #expect(channel.source.description == "localhost:\(server.port)")
@@ -67,7 +68,7 @@ import Testing
 
     @Test func connectGivesUpAtTheTimeout() throws {
         // A listener whose accept queue is full drops further SYNs, so connecting hangs until our deadline.
-        let server = try LoopbackServer(backlog: 0)
+        let server = try LoopbackPeer(backlog: 0)
         var held: [ByteChannel] = []
         var timedOut: SourceError?
         for _ in 0..<16 where timedOut == nil {
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func stopEndsAReaderBlockedOnAnIdleConnection() async throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))
         let peer = try server.accept()
         defer { close(peer) }
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func stopBeforeStartFinishesAtOnce() async throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))
         let reader = ByteReader(channel: channel)
         reader.stop()
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test func endingTheStreamStopsTheReaderAndClosesTheSocket() async throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackPeer()
         let peer: Int32
         do {
             let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))

@@ -4,16 +4,27 @@ import Synchronization
 
 /// Reads lines from a pipe (a child's standard output or error), waiting with a bound, and keeps every line read
 /// for failure messages.
-final class LineReader: Sendable {
+package final class LineReader: Sendable {
     private let fd: Int32
     private let state = ObservedMutex<(buffer: [UInt8], lines: [String], ended: Bool)>(([], [], false))
 
-    init(fd: Int32) {
+    /// Reads `fd`, which the reader now owns and closes.
+    package init(fd: Int32) {
         self.fd = fd
     }
 
+    /// A reader with nothing to read: at its end from the start (a child whose output was not piped).
+    package static func ended() -> LineReader {
+        let reader = LineReader(fd: -1)
+        reader.state.withLock { $0.ended = true }
+        reader.closed.store(true, ordering: .relaxed)
+        return reader
+    }
+
+    deinit { close() }
+
     /// Closes the read end, so that the writer's next write fails with EPIPE; reads end.
-    func close() {
+    package func close() {
         state.withLock { $0.ended = true }
         if !closed.exchange(true, ordering: .relaxed) { _ = Foundation.close(fd) }
     }
@@ -21,15 +32,15 @@ final class LineReader: Sendable {
     private let closed = Atomic<Bool>(false)
 
     /// Every line read so far.
-    var history: [String] { state.withLock { $0.lines } }
+    package var history: [String] { state.withLock { $0.lines } }
 
     /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
-    func nextLine(timeout: Double = 15) async -> String? {
+    package func nextLine(timeout: Double = 15) async -> String? {
         await blocking { self.nextLineNow(deadline: Date().addingTimeInterval(timeout)) }
     }
 
     /// Reads lines until one contains `text`; `nil` at end of stream or after `timeout` seconds.
-    func line(containing text: String, timeout: Double = 15) async -> String? {
+    package func line(containing text: String, timeout: Double = 15) async -> String? {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             while let line = self.nextLineNow(deadline: deadline) {
@@ -40,7 +51,7 @@ final class LineReader: Sendable {
     }
 
     /// Reads until the end of the stream (the child closed it); returns the remaining lines.
-    func rest(timeout: Double = 15) async -> [String] {
+    package func rest(timeout: Double = 15) async -> [String] {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             var lines: [String] = []

@@ -1,4 +1,5 @@
 import GNSSLocation
+import GNSSLocationTesting
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
@@ -7,8 +8,9 @@ import Testing
 /// Like `ScriptedLocationManagerTraitTests`, this replaces `locationManager` with the trait, so it runs serialized
 /// inside `EscapedReadTests`, whose deliberate escaped reads would otherwise be reported here.
 extension EscapedReadTests {
-    /// A test's own subclass of `LocationManager` replaces the shared one for the code under test.
-    @Suite struct LocationManagerMockTests {
+    /// The test paces the fixes: a `ScriptedLocationManager` with an empty script replaces the shared manager, and
+    /// the test delivers each fix through it once the code under test has started it.
+    @Suite struct TestPacedLocationTests {
         /// Code under test: starts the shared location manager on gpsd and returns the first `count` positions.
         @RegistryActor
         static func firstPositions(_ count: Int) async throws -> [Double] {
@@ -23,18 +25,20 @@ extension EscapedReadTests {
             return latitudes
         }
 
-        @Test(.singletons { $0.locationManager = LocationManagerMock() }) @RegistryActor
-        func theCodeUnderTestReadsTheFixesTheMockIsFed() async throws {
-            let mock = try #require(appSingletons.locationManager as? LocationManagerMock)
+        @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: []) }) @RegistryActor
+        func theCodeUnderTestReadsTheFixesTheTestDelivers() async throws {
+            let mock = try #require(appSingletons.locationManager as? ScriptedLocationManager)
+            let states = mock.stateChanges()
             let positions = Task { try await Self.firstPositions(3) }
-            for await _ in mock.starts { break }
+            // The code under test subscribed before it started the manager, which now waits for a fix.
+            for await state in states where state.name == "waiting" { break }
             #expect(mock.requestedSources == [.gpsd()], "nothing was opened: the mock only recorded the request")
             let fixes = (1...3).map { n in
                 Fix(
                     mode: .threeD, time: GNSSTime(millisecondsSince1970: 1_795_348_800_000 + Int64(n) * 1_000),
                     latitude: 47 + Double(n) / 1_000, longitude: 8)
             }
-            mock.feed(fixes)
+            for fix in fixes { mock.deliver(fix) }
             #expect(try await positions.value == [47.001, 47.002, 47.003])
             #expect(mock.lastFix == fixes.last)
             #expect(mock.state.name == "fixed")
