@@ -1,5 +1,4 @@
 import SingletonRegistry
-import Synchronization
 import Testing
 
 /// A clock whose time moves only when the test moves it: ``advance(by:)`` and ``run()``.
@@ -56,7 +55,7 @@ public final class TestClock: CallerResumingClock, Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = ObservedMutex(State())
 
     /// A clock at its start, with no sleeper.
     public init() {}
