@@ -166,15 +166,10 @@ public enum Daemon {
         Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    var source: String?
+                    var log = LocationStateLog()
+                    let timeline = Timeline(await appSingletons.clock)
                     for await state in locations {
-                        switch state {
-                        case .reconnecting, .stale: logger.notice("location: \(state)")
-                        case .failed: logger.error("location: \(state)")
-                        case .idle: logger.info("location: idle" + (source.map { " (\($0) ended)" } ?? ""))
-                        default: logger.info("location: \(state)")
-                        }
-                        source = state.source
+                        for line in log.lines(for: state, at: timeline.now) { logger.log(line.level, line.text) }
                         await changed()
                     }
                 }

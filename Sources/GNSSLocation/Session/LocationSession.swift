@@ -21,7 +21,7 @@ struct LocationSession: Sendable {
         var channel = firstChannel
         var attempt = 0
         while !Task.isCancelled {
-            let (opened, end) = await runOnce(preopened: channel)
+            let (healthy, end) = await runOnce(preopened: channel)
             channel = nil
             if Task.isCancelled { return }
             guard source.reconnects, case .failure(let reason) = end else {
@@ -32,7 +32,9 @@ struct LocationSession: Sendable {
                 }
                 return
             }
-            attempt = opened ? 1 : attempt + 1
+            // Only a connection that proved healthy starts the backoff again: a peer that accepts and closes at
+            // once is retried as slowly as one that refuses.
+            attempt = healthy ? 1 : attempt + 1
             let delay = policy.delay(forAttempt: attempt)
             await manager.noteProblem(reason)
             await manager.transition(
@@ -42,13 +44,27 @@ struct LocationSession: Sendable {
         }
     }
 
-    /// One connection: open, read until it ends, and say whether it opened and how it ended.
-    private func runOnce(preopened: ByteChannel?) async -> (opened: Bool, end: SourceEnd) {
+    /// One connection: open, read until it ends, and say whether it proved healthy and how it ended.
+    ///
+    /// A connection is healthy when it delivered a fix or a satellite view, or stayed open for the policy's
+    /// ``ReconnectPolicy/maximumDelay`` (a quiet gpsd without a receiver delivers nothing, yet is not failing). A
+    /// peer that accepts and closes at once, or sends only its banner, is not.
+    private func runOnce(preopened: ByteChannel?) async -> (healthy: Bool, end: SourceEnd) {
         if case .nmeaReplay(_, let bytes, let pacing, let loops) = source {
             await manager.transition(to: .waitingForFix(source: source.description))
             return (true, await replay(bytes, pacing: pacing, loops: loops))
         }
         guard let byteSource = source.byteSource else { return (false, .failure("nothing to open")) }
+        let (delivered, end, openedAt) = await readConnection(byteSource, preopened: preopened)
+        let stayedUp = openedAt.map { timeline.now - $0 >= policy.maximumDelay } ?? false
+        return (delivered || stayedUp, end)
+    }
+
+    /// Opens `byteSource` (unless `preopened`) and reads it until it ends: whether it delivered a fix or a satellite
+    /// view, how it ended, and when it opened on the session's timeline (`nil` if it did not).
+    private func readConnection(
+        _ byteSource: ByteSource, preopened: ByteChannel?
+    ) async -> (delivered: Bool, end: SourceEnd, openedAt: Duration?) {
         let channel: ByteChannel
         if let preopened {
             channel = preopened
@@ -57,15 +73,16 @@ struct LocationSession: Sendable {
             do throws(SourceError) {
                 channel = try await ChannelOpener.open(byteSource)
             } catch {
-                return (false, .failure(error.description))
+                return (false, .failure(error.description), nil)
             }
         }
+        let openedAt = timeline.now
         await manager.transition(to: .waitingForFix(source: source.description))
         if case .gpsd = source {
             do throws(SourceError) {
                 try channel.write(GPSDRequest.enableWatch)
             } catch {
-                return (true, .failure(error.description))
+                return (false, .failure(error.description), openedAt)
             }
         }
         let watch: SilenceWatch? =
@@ -76,7 +93,10 @@ struct LocationSession: Sendable {
             }
         let reader = ByteReader(channel: channel, silenceWatch: watch)
         let events = reader.events(bufferLimit: 16)
-        guard let watch else { return (true, await read(events, watch: nil)) }
+        guard let watch else {
+            let (delivered, end) = await read(events, watch: nil)
+            return (delivered, end, openedAt)
+        }
         let probe: (request: String, send: @Sendable () -> Bool)? =
             if case .gpsd = source {
                 (
@@ -90,20 +110,21 @@ struct LocationSession: Sendable {
             group.addTask { [source] in
                 await watch.run(source: source.description, probe: probe, stop: { reader.stop() })
             }
-            let end = await read(events, watch: watch)
+            let (delivered, end) = await read(events, watch: watch)
             group.cancelAll()
-            return (true, end)
+            return (delivered, end, openedAt)
         }
     }
 
     /// Decodes chunks until the source ends or `watch` finds it stalled. The reader is held back while this decodes
     /// and delivers, so nothing is dropped on the way in; cancelling the task ends the iteration, which stops the
     /// reader.
-    private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> SourceEnd {
+    private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> (delivered: Bool, end: SourceEnd) {
         var decoder = StreamDecoder(for: source)
         var pacer = source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) }
         // The last problem of this connection since its last fix: a connection that ends after garbage names it.
         var problem: String?
+        var delivered = false
         var iterator = events.makeAsyncIterator()
         while true {
             guard let event = await iterator.next() else { break }
@@ -112,25 +133,27 @@ struct LocationSession: Sendable {
                 do {
                     for output in try decoder.decode(bytes) {
                         problem = output.problemAfter(problem)
+                        delivered = delivered || output.isReport
                         try await deliver(output, pacer: &pacer)
                     }
                 } catch let error as GPSDProtocolError {
-                    return .failure(error.description)
+                    return (delivered, .failure(error.description))
                 } catch {
-                    return .endOfData("stopped")
+                    return (delivered, .endOfData("stopped"))
                 }
             case .finished(let end):
                 for output in decoder.finish() {
                     problem = output.problemAfter(problem)
+                    delivered = delivered || output.isReport
                     try? await deliver(output, pacer: &pacer)
                 }
                 if let stall = watch?.stall {
-                    return .failure(stall + (problem.map { "; last problem: \($0)" } ?? ""))
+                    return (delivered, .failure(stall + (problem.map { "; last problem: \($0)" } ?? "")))
                 }
-                return describe(end, lastProblem: problem)
+                return (delivered, describe(end, lastProblem: problem))
             }
         }
-        return .endOfData("stopped")
+        return (delivered, .endOfData("stopped"))
     }
 
     /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.

@@ -16,6 +16,14 @@ struct StreamDecoder: Sendable {
             }
         }
 
+        /// Whether this is a report from the receiver (a fix or a satellite view), which proves a connection healthy.
+        var isReport: Bool {
+            switch self {
+            case .fix, .sky: true
+            case .problem, .deviceGone: false
+            }
+        }
+
         var time: Int64? {
             switch self {
             case .fix(let fix): fix.time?.millisecondsSince1970

@@ -1,3 +1,4 @@
+import Dispatch
 import GNSSLocation
 import SingletonRegistry
 import SingletonRegistryTesting
@@ -37,5 +38,90 @@ import Testing
         }
         await manager.stop()
         #expect(clock.pendingDeadlines.isEmpty)
+    }
+
+    /// The reconnecting state that follows, with its attempt and its wait.
+    static func nextReconnect(_ states: inout StateWatch) async -> (attempt: Int, reason: String, retryIn: Duration)? {
+        guard
+            case .reconnecting(_, let attempt, let reason, let retryIn)? = await states.next(where: {
+                $0.name == "reconnecting"
+            })
+        else { return nil }
+        return (attempt, reason, retryIn)
+    }
+
+    /// A peer that accepts and closes at once is retried as slowly as one that refuses: an accepted connection does
+    /// not start the backoff again, only a healthy one does.
+    @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
+    func aPeerThatAcceptsAndClosesAtOnceBacksOffLikeARefusal() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
+        let peer = try LoopbackPeer { _ in }
+        defer { peer.close() }
+        let manager = LocationManager()
+        var states = StateWatch(manager)
+        try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
+        let ceilings: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4)]
+        for (index, ceiling) in ceilings.enumerated() {
+            let reconnect = try #require(await Self.nextReconnect(&states))
+            #expect(reconnect.attempt == index + 1)
+            #expect(reconnect.reason == "NMEA tcp 127.0.0.1:\(peer.port) closed the connection")
+            #expect(reconnect.retryIn >= ceiling / 2 && reconnect.retryIn <= ceiling)
+            await clock.sleepers(atLeast: 1)
+            await clock.advance(by: reconnect.retryIn)
+        }
+        await manager.stop()
+    }
+
+    /// A connection that delivered a fix proved healthy: the next loss starts at the first attempt again.
+    @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
+    func aConnectionThatDeliveredAFixStartsTheBackoffAgain() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
+        let peer = try LoopbackPeer { connection in
+            try? writeAll(connection, LocationTesting.epochs(from: 0, count: 2))
+            LoopbackPeer.finish(connection)
+        }
+        defer { peer.close() }
+        let manager = LocationManager()
+        manager.staleAfter = .seconds(3_600)
+        var states = StateWatch(manager)
+        try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
+        for _ in 0..<3 {
+            let reconnect = try #require(await Self.nextReconnect(&states))
+            #expect(reconnect.attempt == 1)
+            #expect(reconnect.retryIn <= .milliseconds(250))
+            // The backoff, and the staleness watch an hour out.
+            await clock.sleepers(atLeast: 2)
+            await clock.advance(by: reconnect.retryIn)
+        }
+        await manager.stop()
+    }
+
+    /// A quiet connection that stayed open for the longest wait proved healthy too (gpsd without a receiver says
+    /// nothing, yet works); one that closes sooner does not.
+    @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
+    func aQuietConnectionThatStayedUpForTheLongestWaitStartsTheBackoffAgain() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
+        // Each connection stays open, silent, until the test lets it go.
+        let release = DispatchSemaphore(value: 0)
+        let peer = try LoopbackPeer { _ in _ = release.wait(timeout: .now() + 60) }
+        defer { peer.close() }
+        let manager = LocationManager()
+        manager.silenceTimeout = nil
+        var states = StateWatch(manager)
+        try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
+
+        var attempts: [Int] = []
+        for upFor in [Duration.milliseconds(29_999), .milliseconds(29_999), .seconds(30)] {
+            await states.next { $0.name == "waiting" }
+            await clock.advance(by: upFor)
+            release.signal()
+            let reconnect = try #require(await Self.nextReconnect(&states))
+            attempts.append(reconnect.attempt)
+            await clock.sleepers(atLeast: 1)
+            await clock.advance(by: reconnect.retryIn)
+        }
+        // The first loss is attempt 1; up 29.999 s is not yet healthy; up 30 s is.
+        #expect(attempts == [1, 2, 1])
+        await manager.stop()
     }
 }

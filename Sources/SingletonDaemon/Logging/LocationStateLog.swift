@@ -1,0 +1,80 @@
+import GNSSLocation
+
+/// Which of the location manager's state changes the daemon logs, and in what words.
+///
+/// Every change is logged, except while a source fails again and again for the same reason: the first
+/// `reconnecting` line is logged, then the cycle's `connecting`, `waiting for a fix` and identical `reconnecting`
+/// states are counted instead, with one summary line at most every ``summaryInterval`` and one when the run of
+/// failures ends (a fix, another reason, a stop). A peer that accepts and closes at once therefore costs a few lines
+/// a minute, not three a retry.
+struct LocationStateLog {
+    /// The shortest time between two lines about the same run of failures.
+    static let summaryInterval: Duration = .seconds(60)
+
+    /// A run of reconnections for one reason.
+    private struct Run {
+        var source: String
+        var reason: String
+        /// Reconnections counted since the last line about the run.
+        var unlogged = 0
+        /// When the last line about the run was logged.
+        var loggedAt: Duration
+    }
+
+    private var run: Run?
+    /// The source of the previous state, to name the one that ended when the manager goes idle.
+    private var previousSource: String?
+
+    /// The lines to log for `state`, which arrived at `now` (the registry's clock, counted from the daemon's start).
+    mutating func lines(for state: LocationState, at now: Duration) -> [(level: LogLevel, text: String)] {
+        defer { previousSource = state.source }
+        if var current = run, state.source == current.source {
+            switch state {
+            case .connecting, .waitingForFix:
+                return []
+            case .reconnecting(_, _, let reason, _) where reason == current.reason:
+                current.unlogged += 1
+                guard now - current.loggedAt >= Self.summaryInterval else {
+                    run = current
+                    return []
+                }
+                let line = (LogLevel.notice, "location: \(state) (\(Self.times(current.unlogged)) since the last line)")
+                run = Run(source: current.source, reason: reason, loggedAt: now)
+                return [line]
+            default:
+                break
+            }
+        }
+        var out = endRun()
+        if case .reconnecting(let source, _, let reason, _) = state {
+            run = Run(source: source, reason: reason, loggedAt: now)
+        }
+        out.append(Self.line(for: state, previousSource: previousSource))
+        return out
+    }
+
+    /// The summary of the run of failures that ends, if it has reconnections not yet logged.
+    private mutating func endRun() -> [(level: LogLevel, text: String)] {
+        defer { run = nil }
+        guard let run, run.unlogged > 0 else { return [] }
+        return [
+            (
+                .notice,
+                "location: reconnecting to \(run.source) failed \(Self.times(run.unlogged)) more: \(run.reason)"
+            )
+        ]
+    }
+
+    private static func line(for state: LocationState, previousSource: String?) -> (level: LogLevel, text: String) {
+        switch state {
+        case .reconnecting, .stale: (.notice, "location: \(state)")
+        case .failed: (.error, "location: \(state)")
+        case .idle: (.info, "location: idle" + (previousSource.map { " (\($0) ended)" } ?? ""))
+        default: (.info, "location: \(state)")
+        }
+    }
+
+    private static func times(_ count: Int) -> String {
+        count == 1 ? "once" : "\(count) times"
+    }
+}
