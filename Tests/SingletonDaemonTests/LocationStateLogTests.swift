@@ -28,6 +28,7 @@ import Testing
         #expect(
             lines == [
                 "location: reconnecting to \(Self.source) (attempt 1): \(Self.reason)",
+                "location: waiting for a fix from \(Self.source)",
                 "location: reconnecting to \(Self.source) (attempt 121): \(Self.reason) (120 times since the last line)",
                 "location: reconnecting to \(Self.source) failed 79 times more: \(Self.reason)",
                 "location: fixed (\(Self.source))",
@@ -44,8 +45,10 @@ import Testing
         #expect(
             lines == [
                 "location: reconnecting to \(Self.source) (attempt 1): \(Self.reason)",
+                "location: waiting for a fix from \(Self.source)",
                 "location: reconnecting to \(Self.source) failed once more: \(Self.reason)",
                 "location: reconnecting to \(Self.source) (attempt 3): cannot connect to 127.0.0.1:2947: refused",
+                "location: waiting for a fix from \(Self.source)",
             ])
     }
 

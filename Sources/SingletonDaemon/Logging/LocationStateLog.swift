@@ -3,8 +3,8 @@ import GNSSLocation
 /// Which of the location manager's state changes the daemon logs, and in what words.
 ///
 /// Every change is logged, except while a source fails again and again for the same reason: the first
-/// `reconnecting` line is logged, then the cycle's `connecting`, `waiting for a fix` and identical `reconnecting`
-/// states are counted instead, with one summary line at most every ``summaryInterval`` and one when the run of
+/// `reconnecting` line is logged, and the run's first `waiting for a fix` (a connection opened), then the cycle's
+/// `connecting`, later `waiting for a fix` and identical `reconnecting` states are counted instead, with one summary line at most every ``summaryInterval`` and one when the run of
 /// failures ends (a fix, another reason, a stop). A peer that accepts and closes at once therefore costs a few lines
 /// a minute, not three a retry.
 struct LocationStateLog {
@@ -17,6 +17,8 @@ struct LocationStateLog {
         var reason: String
         /// Reconnections counted since the last line about the run.
         var unlogged = 0
+        /// Whether a connection of the run opened (and its `waiting for a fix` was logged).
+        var connected = false
         /// When the last line about the run was logged.
         var loggedAt: Duration
     }
@@ -30,8 +32,14 @@ struct LocationStateLog {
         defer { previousSource = state.source }
         if var current = run, state.source == current.source {
             switch state {
-            case .connecting, .waitingForFix:
+            case .connecting:
                 return []
+            case .waitingForFix:
+                // The first connection of the run that opens is news; the next ones are part of the run.
+                guard !current.connected else { return [] }
+                current.connected = true
+                run = current
+                return [Self.line(for: state, previousSource: previousSource)]
             case .reconnecting(_, _, let reason, _) where reason == current.reason:
                 current.unlogged += 1
                 guard now - current.loggedAt >= Self.summaryInterval else {
@@ -39,7 +47,7 @@ struct LocationStateLog {
                     return []
                 }
                 let line = (LogLevel.notice, "location: \(state) (\(Self.times(current.unlogged)) since the last line)")
-                run = Run(source: current.source, reason: reason, loggedAt: now)
+                run = Run(source: current.source, reason: reason, connected: current.connected, loggedAt: now)
                 return [line]
             default:
                 break
