@@ -124,13 +124,20 @@ public enum Daemon {
         case .nmea(let path, let baud?):
             .nmeaSerial(path: path, baud: baud)
         case .nmea(let path, nil):
-            isCharacterDevice(path) ? .nmeaSerial(path: path, baud: 9_600) : .nmeaFile(path: path)
+            isTerminal(path) ? .nmeaSerial(path: path, baud: 9_600) : .nmeaFile(path: path)
         }
     }
 
-    private static func isCharacterDevice(_ path: String) -> Bool {
+    /// Whether `path` is a terminal (a serial port, a USB receiver, a pseudo-terminal): opened without becoming the
+    /// controlling terminal and without waiting for a modem line, and asked. Other character devices
+    /// (`/dev/urandom`) are read as files.
+    private static func isTerminal(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { return false }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return isatty(fd) == 1
     }
 
     /// Makes the process-wide container hold the live managers, location first, with the survey as the long

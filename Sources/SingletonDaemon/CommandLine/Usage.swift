@@ -14,7 +14,8 @@ public enum Usage {
         sources (one):
           --gpsd [HOST:PORT]      a gpsd server (default 127.0.0.1:2947); reconnects when lost
           --nmea PATH|-           NMEA 0183 from a file, FIFO, serial device or standard input
-            --baud N              the serial speed (makes PATH a serial device)
+            --baud N              the serial speed (makes PATH a serial device; a terminal
+                                  device is one anyway, at 9600 without --baud)
           --nmea-tcp HOST:PORT    NMEA 0183 over TCP; reconnects when lost
           --demo                  the built-in demo track, replayed in real time and looped
 
