@@ -43,6 +43,28 @@ import Testing
         }
     }
 
+    /// A fixture with an over-long `$GPTXT` that never ends spliced before each RMC: gpsd finds each RMC at its `$`,
+    /// and so must we (every RMC was lost before).
+    @Test func overLongUnendedSentencesBeforeEachRMCAgreeWithGpsd() async throws {
+        let tool = try GPSDReference.gpsdecode()
+        let file = try #require(GPSDReference.fixtureFiles.first { $0.lastPathComponent == "multignss-midnight.nmea" })
+        let clean = try [UInt8](Data(contentsOf: file))
+        let junk = Array(("$GPTXT," + String(repeating: "A", count: 150)).utf8)
+        // Lines by their LF ("\r\n" is one Character to a Swift String, so split the bytes).
+        let lines = clean.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let spliced = Array(
+            lines.map { Array($0.dropFirst(3).prefix(3)) == Array("RMC".utf8) ? junk + $0 : Array($0) }
+                .joined(separator: [0x0A]))
+        #expect(spliced.count >= clean.count + 150 * 10, "RMCs were spliced")
+        let reference = try await GPSDReference.compare(clean, name: "clean", tool: tool)
+        let agreement = try await GPSDReference.compare(spliced, name: "spliced", tool: tool)
+        print(agreement)
+        #expect(agreement.gpsdEpochs == reference.gpsdEpochs, "gpsd itself loses nothing")
+        #expect(
+            agreement.ratio >= 0.99,
+            "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
+    }
+
     /// The hand-written chartplotter streams of `NMEASentenceTests` (gpsd's continuation mode after a DBT).
     @Test(arguments: [false, true])
     func chartplotterStreamsAgreeWithGpsd(trailingGLL: Bool) async throws {

@@ -104,4 +104,23 @@ import Testing
             #expect(stats.decoded == 1, "talker \(talker)")
         }
     }
+
+    /// Ten thousand bytes without a line end: one over-long sentence, then noise, counted, up to the next `$`,
+    /// where decoding resumes.
+    @Test func anOverLongSentenceWithoutALineEndIsNoiseUpToTheNextSentence() {
+        var decoder = NMEADecoder()
+        let junk = "$" + String(repeating: "A", count: 10_000)
+        let rmcs = ["120000", "120001"].map {
+            Self.line("GPRMC,\($0).00,A,4807.038,N,01131.000,E,0.0,0.0,221126,,,A") + "\r\n"
+        }
+        var events: [NMEAEvent] = []
+        decoder.feed(Array((junk + rmcs.joined()).utf8)) {
+            events.append($0)
+        }
+        decoder.finish { events.append($0) }
+        #expect(decoder.statistics.tooLong == 1)
+        #expect(decoder.statistics.noiseBytes == 10_001 - 103, "all but the 103 bytes that made it over-long")
+        #expect(decoder.statistics.badChecksum == 0)
+        #expect(events.contains { if case .fix(let fix) = $0 { fix.time != nil } else { false } }, "the RMC after it")
+    }
 }

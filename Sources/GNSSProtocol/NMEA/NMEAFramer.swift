@@ -3,7 +3,8 @@
 /// Complete sentences inside one chunk are handed out in place (no copy); only a sentence split across two chunks
 /// is carried over in a small buffer that is allocated once. Bytes outside sentences are skipped and counted,
 /// `#` comment lines are skipped, a sentence interrupted by a new `$`/`!` (two sentences spliced together) is
-/// dropped, and a sentence longer than ``maximumSentenceLength`` is dropped up to the end of its line.
+/// dropped, and a sentence longer than ``maximumSentenceLength`` is dropped up to the end of its line or the next
+/// `$`/`!`, whichever comes first, with the bytes after its first ``maximumSentenceLength`` counted as noise.
 struct NMEAFramer: Sendable {
     /// The longest sentence accepted, from `$` through the checksum, without CR/LF: 102 bytes, as gpsd allows
     /// (real Trimble and SkyTraq sentences exceed the standard's 82).
@@ -72,7 +73,20 @@ struct NMEAFramer: Sendable {
                     state = .idle
                     i = j
                 }
-            case .skippingLine, .comment:
+            case .skippingLine:
+                // After an over-long sentence: the next line end or sentence start resynchronises (a receiver that
+                // lost a line end still sends its next sentence), and what lies between is noise.
+                let start = i
+                while i < n, !Self.isEnd(p[i]), !Self.isStart(p[i]) { i += 1 }
+                statistics.noiseBytes += i - start
+                if i < n {
+                    state = .idle
+                    if Self.isEnd(p[i]) {
+                        atLineStart = true
+                        i += 1
+                    }
+                }
+            case .comment:
                 while i < n, !Self.isEnd(p[i]) { i += 1 }
                 if i < n {
                     state = .idle
