@@ -24,7 +24,7 @@ public enum Daemon {
         let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
         let output: FixOutput
         do {
-            output = try FixOutput(path: options.output, logger: logger)
+            output = try FixOutput(path: options.output, logger: logger, clock: await appSingletons.clock)
         } catch {
             logger.error("\(error)")
             return 1

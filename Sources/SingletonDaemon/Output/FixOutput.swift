@@ -13,7 +13,8 @@ import Synchronization
 /// Writes happen on a serial queue of their own so that a slow reader of standard output (a stopped pipe) never
 /// blocks the cooperative pool; at most ``maximumPendingBytes`` wait, and lines beyond that are dropped and
 /// counted. A failing write is logged once, lines are dropped while it fails, and the recovery is logged:
-/// the daemon keeps running. ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
+/// the daemon keeps running. What is lost is summarised at most once a minute of the registry's clock
+/// (``OutputLossLog``). ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
 public final class FixOutput: Sendable {
     /// How many bytes may wait to be written before new lines are dropped.
     public static let maximumPendingBytes = 1 << 20
@@ -21,8 +22,7 @@ public final class FixOutput: Sendable {
     private struct State {
         var fd: Int32
         var pendingBytes = 0
-        var droppedLines = 0
-        var failing = false
+        var losses: OutputLossLog
     }
 
     /// The file path, or `-` for standard output.
@@ -30,17 +30,22 @@ public final class FixOutput: Sendable {
     private let logger: Logger
     private let queue = DispatchQueue(label: "singletond.output")
     private let state: ObservedMutex<State>
+    /// The time the loss summaries are counted in.
+    private let timeline: Timeline
 
     /// Opens `path` for appending (creating it with mode 0644), or uses standard output for `-`.
     ///
     /// - Throws: ``OutputError`` naming the path and the reason.
-    public init(path: String, logger: Logger) throws(OutputError) {
+    /// Losses are summarised in the time of `clock`: the registry's.
+    public init(path: String, logger: Logger, clock: any Clock<Duration>) throws(OutputError) {
         self.path = path
         self.logger = logger
+        self.timeline = Timeline(clock)
+        let losses = OutputLossLog(name: path == "-" ? "standard output" : path)
         if path == "-" {
-            state = ObservedMutex(State(fd: 1))
+            state = ObservedMutex(State(fd: 1, losses: losses))
         } else {
-            state = ObservedMutex(State(fd: try Self.open(path)))
+            state = ObservedMutex(State(fd: try Self.open(path), losses: losses))
         }
     }
 
@@ -52,14 +57,15 @@ public final class FixOutput: Sendable {
 
     /// Queues `line` (which ends with a newline) for writing; drops it if too much is waiting.
     public func write(_ line: [UInt8]) {
-        let accepted = state.withLock { state -> Bool in
+        let now = timeline.now
+        let (accepted, report) = state.withLock { state -> (Bool, (level: LogLevel, text: String)?) in
             guard state.pendingBytes + line.count <= Self.maximumPendingBytes else {
-                state.droppedLines += 1
-                return false
+                return (false, state.losses.lost(.slowReader, at: now))
             }
             state.pendingBytes += line.count
-            return true
+            return (true, nil)
         }
+        if let report { logger.log(report.level, report.text) }
         guard accepted else { return }
         queue.async { self.writeNow(line) }
     }
@@ -79,29 +85,12 @@ public final class FixOutput: Sendable {
                 offset += written
             }
         }
-        let (report, dropped) = state.withLock { state -> (Bool?, Int) in
+        let now = timeline.now
+        let report = state.withLock { state in
             state.pendingBytes -= line.count
-            let dropped = state.droppedLines
-            if failure != nil {
-                state.droppedLines += 1
-                defer { state.failing = true }
-                return (state.failing ? nil : true, dropped)
-            }
-            state.droppedLines = 0
-            defer { state.failing = false }
-            return (state.failing ? false : nil, dropped)
+            return if let failure { state.losses.lost(.writeError(failure), at: now) } else { state.losses.wrote() }
         }
-        let name = path == "-" ? "standard output" : path
-        switch (report, failure) {
-        case (true?, let error?):
-            logger.error(
-                "cannot write TPV lines to \(name): \(String(cString: strerror(error))); dropping lines until it works again"
-            )
-        case (false?, _):
-            logger.notice("writing TPV lines to \(name) again (\(dropped) lines dropped)")
-        default:
-            if dropped > 0 { logger.warning("output \(name) too slow: \(dropped) TPV lines dropped") }
-        }
+        if let report { logger.log(report.level, report.text) }
     }
 
     /// Closes and reopens the file (after log rotation moved it); does nothing for standard output.

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What ``FixOutput`` says about TPV lines it could not write, so that a broken output costs a few log lines, not one
+/// per fix.
+///
+/// A write error is logged when it begins, in the words of its `errno`; while it lasts, the lines lost are counted
+/// and summarised at most once every ``summaryInterval``; the first line written again ends it, with the total.
+/// Lines dropped because the reader is slow (over ``FixOutput/maximumPendingBytes`` waiting) are said once and then
+/// summarised the same way; a slow reader has no end to report, since writes and drops alternate.
+struct OutputLossLog {
+    /// The shortest time between two lines about the same loss.
+    static let summaryInterval: Duration = .seconds(60)
+
+    /// Why lines are lost.
+    enum Cause: Hashable {
+        /// `write(2)` failed with this `errno`.
+        case writeError(Int32)
+        /// Too much was waiting for a slow reader.
+        case slowReader
+    }
+
+    /// The output's name in messages: `standard output` or the path.
+    let name: String
+    /// The write error now failing every line, if any.
+    private var error: Int32?
+    /// Lines lost to the write error since it began.
+    private var lostToError = 0
+    /// Lines lost since the last line about them, and when that line was logged, per cause.
+    private var unreported: [Cause: (count: Int, loggedAt: Duration)] = [:]
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// A line was lost to `cause` at `now`: what to log, if anything.
+    mutating func lost(_ cause: Cause, at now: Duration) -> (level: LogLevel, text: String)? {
+        if case .writeError(let code) = cause {
+            lostToError += 1
+            if error != code {
+                error = code
+                unreported[cause] = (0, now)
+                return (
+                    .error,
+                    "cannot write TPV lines to \(name): \(Self.describe(code)); dropping lines until it works again"
+                )
+            }
+        }
+        guard var entry = unreported[cause] else {
+            unreported[cause] = (0, now)
+            return (.warning, "output \(name) is too slow: dropping TPV lines while over 1 MiB waits for it")
+        }
+        entry.count += 1
+        guard now - entry.loggedAt >= Self.summaryInterval else {
+            unreported[cause] = entry
+            return nil
+        }
+        unreported[cause] = (0, now)
+        return switch cause {
+        case .writeError(let code):
+            (.error, "cannot write TPV lines to \(name): \(Self.describe(code)); \(entry.count) more lines lost")
+        case .slowReader:
+            (.warning, "output \(name) is too slow: \(entry.count) more TPV lines dropped")
+        }
+    }
+
+    /// A line was written: ends a write error, with the count of lines it cost.
+    mutating func wrote() -> (level: LogLevel, text: String)? {
+        guard let code = error else { return nil }
+        defer {
+            unreported[.writeError(code)] = nil
+            error = nil
+            lostToError = 0
+        }
+        return (.notice, "writing TPV lines to \(name) again (\(lostToError) lines lost)")
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

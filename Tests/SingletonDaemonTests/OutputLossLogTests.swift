@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import SingletonRegistryTesting
+import TestSupport
+import Testing
+
+@testable import SingletonDaemon
+
+/// A broken or slow output costs a few log lines, in words that match the cause, not one line per fix.
+@Suite struct OutputLossLogTests {
+    @Test func aWriteErrorIsSaidOnceThenCountedOnceAMinuteAndItsEndGivesTheTotal() {
+        var log = OutputLossLog(name: "standard output")
+        var lines: [String] = []
+        // Ten lines a second for 90 s fail with EPIPE.
+        for tenth in 0..<900 {
+            if let line = log.lost(.writeError(EPIPE), at: .milliseconds(100 * tenth)) { lines.append(line.text) }
+        }
+        if let line = log.wrote() { lines.append(line.text) }
+        #expect(
+            lines == [
+                "cannot write TPV lines to standard output: Broken pipe; dropping lines until it works again",
+                "cannot write TPV lines to standard output: Broken pipe; 600 more lines lost",
+                "writing TPV lines to standard output again (900 lines lost)",
+            ])
+        #expect(log.wrote() == nil, "nothing more to say once it works")
+    }
+
+    @Test func aSlowReaderIsSaidOnceThenCountedOnceAMinute() {
+        var log = OutputLossLog(name: "/var/lib/singletond/tpv.jsonl")
+        var lines: [String] = []
+        for second in 0..<130 {
+            if let line = log.lost(.slowReader, at: .seconds(second)) { lines.append(line.text) }
+            #expect(log.wrote() == nil, "writes go on between drops")
+        }
+        #expect(
+            lines == [
+                "output /var/lib/singletond/tpv.jsonl is too slow: dropping TPV lines while over 1 MiB waits for it",
+                "output /var/lib/singletond/tpv.jsonl is too slow: 60 more TPV lines dropped",
+                "output /var/lib/singletond/tpv.jsonl is too slow: 60 more TPV lines dropped",
+            ])
+    }
+
+    /// The real output on a full device, on a test clock: a thousand failed lines give one line, and a minute later
+    /// one summary.
+    @Test func aFullDeviceCostsOneLineAndASummaryAMinute() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let logPath = directory.file("log")
+        let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(logFD >= 0)
+        defer { close(logFD) }
+        let clock = TestClock()
+        let output = try FixOutput(
+            path: "/dev/full", logger: Logger(minimumLevel: .info, journalFormat: false, fd: logFD), clock: clock)
+        let line = Array(#"{"class":"TPV","mode":1}"#.utf8) + [0x0A]
+        for _ in 0..<1_000 { output.write(line) }
+        await output.flush()
+        await clock.advance(by: .seconds(60))
+        output.write(line)
+        await output.close()
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2, "\(lines)")
+        #expect(
+            lines.first?.hasSuffix(
+                "cannot write TPV lines to /dev/full: No space left on device; dropping lines until it works again")
+                == true)
+        #expect(
+            lines.last?.hasSuffix("cannot write TPV lines to /dev/full: No space left on device; 1000 more lines lost")
+                == true)
+    }
+}
