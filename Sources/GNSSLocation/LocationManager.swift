@@ -87,10 +87,11 @@ open class LocationManager: ManagedSingleton {
     open func stop() async {
         let running = session
         session = nil
-        staleWatch?.cancel()
-        staleWatch = nil
         running?.cancel()
         await running?.value
+        // After the session has ended: a fix it delivered while this waited may have armed a new staleness watch.
+        staleWatch?.cancel()
+        staleWatch = nil
         source = nil
         transition(to: .idle)
     }

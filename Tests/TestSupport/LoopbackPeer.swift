@@ -115,16 +115,9 @@ package final class LoopbackPeer: Sendable {
     /// Keeps the connection open until the client closes it (at most `seconds`), sending nothing but what `answer`
     /// returns for a request line the client sent (without its newline).
     package static func serveRequests(_ fd: Int32, seconds: Int = 20, answer: (String) -> String? = { _ in nil }) {
-        var buffer = [UInt8](repeating: 0, count: 1_024)
         var pending: [UInt8] = []
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while case let left = deadline - ContinuousClock.now, left > .zero {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, milliseconds(left)) == 1 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return }
-            pending += buffer[0..<count]
+        receive(fd, for: .seconds(seconds)) { bytes in
+            pending += bytes
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let request = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
@@ -136,14 +129,20 @@ package final class LoopbackPeer: Sendable {
     /// Sends end-of-stream, then waits (at most 5 s) for the client to close its side, so nothing is reset.
     package static func finish(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_WR))
+        receive(fd, for: .seconds(5)) { _ in }
+    }
+
+    /// Hands `body` what the client sends until it closes its side or `bound` has passed.
+    private static func receive(_ fd: Int32, for bound: Duration, _ body: (ArraySlice<UInt8>) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 1_024)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + bound
         while case let left = deadline - ContinuousClock.now, left > .zero {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, milliseconds(left)) == 1 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { return }
+            body(buffer[0..<count])
         }
     }
 

@@ -20,14 +20,7 @@ import Testing
             .seconds(30), .seconds(30), .seconds(30),
         ]
         for (index, ceiling) in ceilings.enumerated() {
-            guard
-                case .reconnecting(_, let attempt, let reason, let retryIn)? = await states.next(where: {
-                    $0.name == "reconnecting"
-                })
-            else {
-                Issue.record("the state stream ended")
-                return
-            }
+            let (attempt, reason, retryIn) = try #require(await states.nextReconnect())
             #expect(attempt == index + 1)
             #expect(reason == "cannot connect to 127.0.0.1:\(port): Connection refused")
             #expect(retryIn >= ceiling / 2 && retryIn <= ceiling, "attempt \(attempt): \(retryIn) of \(ceiling)")
@@ -38,16 +31,6 @@ import Testing
         }
         await manager.stop()
         #expect(clock.pendingDeadlines.isEmpty)
-    }
-
-    /// The reconnecting state that follows, with its attempt and its wait.
-    static func nextReconnect(_ states: inout StateWatch) async -> (attempt: Int, reason: String, retryIn: Duration)? {
-        guard
-            case .reconnecting(_, let attempt, let reason, let retryIn)? = await states.next(where: {
-                $0.name == "reconnecting"
-            })
-        else { return nil }
-        return (attempt, reason, retryIn)
     }
 
     /// A peer that accepts and closes at once is retried as slowly as one that refuses: an accepted connection does
@@ -62,7 +45,7 @@ import Testing
         try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
         let ceilings: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4)]
         for (index, ceiling) in ceilings.enumerated() {
-            let reconnect = try #require(await Self.nextReconnect(&states))
+            let reconnect = try #require(await states.nextReconnect())
             #expect(reconnect.attempt == index + 1)
             #expect(reconnect.reason == "NMEA tcp 127.0.0.1:\(peer.port) closed the connection")
             #expect(reconnect.retryIn >= ceiling / 2 && reconnect.retryIn <= ceiling)
@@ -86,7 +69,7 @@ import Testing
         var states = StateWatch(manager)
         try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
         for _ in 0..<3 {
-            let reconnect = try #require(await Self.nextReconnect(&states))
+            let reconnect = try #require(await states.nextReconnect())
             #expect(reconnect.attempt == 1)
             #expect(reconnect.retryIn <= .milliseconds(250))
             // The backoff, and the staleness watch an hour out.
@@ -115,7 +98,7 @@ import Testing
             await states.next { $0.name == "waiting" }
             await clock.advance(by: upFor)
             release.signal()
-            let reconnect = try #require(await Self.nextReconnect(&states))
+            let reconnect = try #require(await states.nextReconnect())
             attempts.append(reconnect.attempt)
             await clock.sleepers(atLeast: 1)
             await clock.advance(by: reconnect.retryIn)

@@ -54,12 +54,8 @@ import Testing
         #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(20))])
         await clock.advance(by: .seconds(10))
 
-        guard
-            case .reconnecting(_, 1, let reason, let retryIn)? = await states.next(where: { $0.name == "reconnecting" })
-        else {
-            Issue.record("no reconnecting state")
-            return
-        }
+        let (attempt, reason, retryIn) = try #require(await states.nextReconnect())
+        #expect(attempt == 1)
         #expect(
             reason == "gpsd 127.0.0.1:\(peer.port) sent nothing for 10 s and did not answer ?VERSION; within 10 s "
                 + "(stalled)")
@@ -94,12 +90,8 @@ import Testing
         while let line = await lines.next(isolation: #isolation), line != "?VERSION;" {}
         await clock.sleepers(atLeast: 2)
         await clock.advance(by: .seconds(10))
-        guard
-            case .reconnecting(_, 1, let reason, let retryIn)? = await states.next(where: { $0.name == "reconnecting" })
-        else {
-            Issue.record("no reconnecting state")
-            return
-        }
+        let (attempt, reason, retryIn) = try #require(await states.nextReconnect())
+        #expect(attempt == 1)
         #expect(
             reason == "gpsd 127.0.0.1:\(peer.port) sent nothing for 10 s and did not answer ?VERSION; within 10 s "
                 + "(stalled)")

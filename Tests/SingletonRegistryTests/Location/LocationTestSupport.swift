@@ -87,12 +87,19 @@ struct StateWatch {
 
     /// Waits for the next `.reconnecting` state and returns its reason.
     mutating func nextReconnectReason() async -> String? {
+        await nextReconnect()?.reason
+    }
+
+    /// Waits for the next `.reconnecting` state and returns its attempt, reason and wait.
+    mutating func nextReconnect() async -> (attempt: Int, reason: String, retryIn: Duration)? {
         guard
-            case .reconnecting(_, _, let reason, _)? = await next(where: { $0.name == "reconnecting" })
+            case .reconnecting(_, let attempt, let reason, let retryIn)? = await next(where: {
+                $0.name == "reconnecting"
+            })
         else {
             return nil
         }
-        return reason
+        return (attempt, reason, retryIn)
     }
 }
 
