@@ -85,4 +85,13 @@ import Testing
         }
         #expect(seen)
     }
+
+    /// A test's driver that waits for sleepers can be stopped: cancelling it ends the wait.
+    @Test func waitingForSleepersEndsWhenTheTaskIsCancelled() async {
+        let clock = TestClock()
+        let waiter = Task { await clock.sleepers(atLeast: 1) }
+        waiter.cancel()
+        await waiter.value
+        #expect(clock.pendingDeadlines.isEmpty)
+    }
 }

@@ -44,7 +44,7 @@ public final class TestClock: CallerResumingClock, Sendable {
         var nextID = 0
         var sleepers: [Sleeper] = []
         /// Tasks waiting in ``sleepers(atLeast:)``, with the count each waits for.
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var watchers: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
         /// Removes and returns the watchers whose count the sleepers have reached.
         mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
@@ -119,16 +119,28 @@ public final class TestClock: CallerResumingClock, Sendable {
         waker?.resume()
     }
 
-    /// Returns once at least `count` sleepers wait on the clock: how a test knows that the code it drives has gone
-    /// to sleep, without waiting for a duration.
+    /// Returns once at least `count` sleepers wait on the clock, or the task is cancelled: how a test knows that the
+    /// code it drives has gone to sleep, without waiting for a duration.
     public func sleepers(atLeast count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.watchers.append((count, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.watchers.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let watcher = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.watchers.remove(at: index).continuation
+            }
+            watcher?.resume()
         }
     }
 

@@ -1,6 +1,7 @@
 import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
+import SingletonRegistryTesting
 import Testing
 
 /// NMEA files and in-memory replays go through the decoder and reach subscribers whole and in order.
@@ -57,30 +58,38 @@ import Testing
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times must increase across passes")
     }
 
-    @Test @RegistryActor
+    /// Pacing changes when fixes come, never which: the file paced by its timestamps, on a test clock that a driver
+    /// moves from one deadline to the next, delivers what the unpaced file does. (When each fix comes is
+    /// `LocationPacingTests`' subject.)
+    @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func aPacedReplayDeliversTheSameFixesAsAnUnpacedOne() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
         let path = Fixtures.path("multignss-midnight.nmea")
         var runs: [[Fix]] = []
-        var elapsed: [Duration] = []
-        for pacing in [ReplayPacing.asFastAsPossible, .timestamps(speed: 50)] {
+        for pacing in [ReplayPacing.asFastAsPossible, .timestamps(speed: 1)] {
             let manager = LocationManager()
             var states = StateWatch(manager)
             var fixes = FixReader(manager.updates(bufferSize: 10_000))
-            let start = ContinuousClock.now
+            let driver = Task {
+                while !Task.isCancelled {
+                    await clock.sleepers(atLeast: 1)
+                    guard let next = clock.pendingDeadlines.first, !Task.isCancelled else { continue }
+                    await clock.advance(to: next)
+                }
+            }
             try await manager.start(.nmeaFile(path: path, pacing: pacing))
             // The file's end stops the source.
             await states.next { $0.name == "waiting" }
             await states.next { $0 == .idle }
-            elapsed.append(ContinuousClock.now - start)
+            driver.cancel()
+            await driver.value
             await fixes.read(manager.fixCount)
             #expect(fixes.dropped == 0)
             runs.append(fixes.fixes)
+            await manager.stop()
         }
         #expect(runs[0].count > 10)
         #expect(runs[0] == runs[1])
-        // Paced: the span of the fixes' times, fifty times faster.
-        let times = runs[1].compactMap(\.time?.millisecondsSince1970)
-        let span = Duration.milliseconds(try #require(times.last) - times[0])
-        #expect(elapsed[1] >= span / 50)
+        #expect(clock.now > TestClock.Instant(offset: .zero), "the paced run slept on the test clock")
     }
 }
