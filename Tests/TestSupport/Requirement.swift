@@ -20,6 +20,11 @@ public struct Requirement: Sendable {
         tool($0, package: "gpsd gpsd-clients")
     }
 
+    /// Root, for tests that hand a file to another user (`nobody`) to play a hostile co-tenant.
+    public static let root = Requirement(description: "root", remedy: "run the tests as root, as CI does") {
+        geteuid() == 0
+    }
+
     /// The shared receiver logs in `../shared/nmea-samples`.
     public static let sharedSamples = Requirement(
         description: Machine.sharedSamples.path, remedy: "the shared NMEA samples live beside the package"
@@ -44,6 +49,9 @@ extension Trait where Self == ConditionTrait {
 
     /// ``requires(_:)`` gpsd's tools.
     public static var gpsdTools: Self { requires(Requirement.gpsdTools) }
+
+    /// ``requires(_:)`` root.
+    public static var root: Self { requires([Requirement.root]) }
 
     /// ``requires(_:)`` the shared receiver logs.
     public static var sharedSamples: Self { requires([Requirement.sharedSamples]) }

@@ -33,7 +33,11 @@ public final class FixOutput: Sendable {
     /// The time the loss summaries are counted in.
     private let timeline: Timeline
 
-    /// Opens `path` for appending (creating it with mode 0644), or uses standard output for `-`.
+    /// Opens `path` for appending (creating it with mode 0640), or uses standard output for `-`.
+    ///
+    /// A symbolic link is followed only when it belongs to this process's user or to root, as the kernel's
+    /// `protected_symlinks` does in sticky directories: a link another user planted does not choose where a root
+    /// daemon writes.
     ///
     /// - Throws: ``OutputError`` naming the path and the reason.
     /// Losses are summarised in the time of `clock`: the registry's.
@@ -50,7 +54,21 @@ public final class FixOutput: Sendable {
     }
 
     private static func open(_ path: String) throws(OutputError) -> Int32 {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
+        var fd = Glibc.open(path, flags | O_NOFOLLOW, 0o640)
+        if fd < 0, errno == ELOOP {
+            var link = stat()
+            guard lstat(path, &link) == 0 else {
+                throw OutputError(path: path, reason: String(cString: strerror(errno)))
+            }
+            guard link.st_uid == geteuid() || link.st_uid == 0 else {
+                throw OutputError(
+                    path: path,
+                    reason: "it is a symbolic link owned by uid \(link.st_uid), neither this daemon's user nor root; "
+                        + "refusing to follow it")
+            }
+            fd = Glibc.open(path, flags, 0o640)
+        }
         guard fd >= 0 else { throw OutputError(path: path, reason: String(cString: strerror(errno))) }
         return fd
     }
