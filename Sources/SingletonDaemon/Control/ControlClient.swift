@@ -12,6 +12,8 @@ import GNSSProtocol
 public struct ControlClient {
     /// The socket's path.
     public var path: String
+    /// Where progress, summaries and errors go: standard error, or a pipe in a test.
+    var errorOutput: Int32 = 2
 
     /// Creates a client of the socket at `path`.
     public init(path: String) {
@@ -26,7 +28,7 @@ public struct ControlClient {
 
     /// Prints the daemon's TPV lines until interrupted; returns 1 when the daemon goes away.
     public func watch() -> Int32 {
-        guard let connection = connect(), connection.send(ControlRequest.watch(enable: true).line) else { return 1 }
+        guard let connection = connect(), send(.watch(enable: true), on: connection) else { return 1 }
         while let line = connection.readLine() {
             switch Self.className(line) {
             case "TPV": printOut(line)
@@ -40,9 +42,7 @@ public struct ControlClient {
 
     /// Asks for a survey, shows its progress on standard error and prints the result.
     public func survey(seconds: Double?) -> Int32 {
-        guard let connection = connect(), connection.send(ControlRequest.survey(seconds: seconds).line) else {
-            return 1
-        }
+        guard let connection = connect(), send(.survey(seconds: seconds), on: connection) else { return 1 }
         while let line = connection.readLine() {
             guard let value = try? JSONValue(parsing: line) else { continue }
             switch value["class"]?.stringValue {
@@ -64,7 +64,13 @@ public struct ControlClient {
     }
 
     private func single(_ request: ControlRequest) -> Int32 {
-        guard let connection = connect(), connection.send(request.line) else { return 1 }
+        guard let connection = connect() else { return 1 }
+        return single(request, on: connection)
+    }
+
+    /// Sends `request` on `connection` and prints the one answer.
+    func single(_ request: ControlRequest, on connection: Connection) -> Int32 {
+        guard send(request, on: connection) else { return 1 }
         guard let line = connection.readLine() else {
             printErr("singletond: the daemon closed the connection without answering")
             return 1
@@ -85,6 +91,19 @@ public struct ControlClient {
             printErr("singletond: \(failure)\(hint)")
             return nil
         }
+    }
+
+    /// Sends `request`; when that fails, prints why: the daemon's refusal if it sent one before it closed (too many
+    /// clients: it answers and closes without reading), else the system's reason.
+    private func send(_ request: ControlRequest, on connection: Connection) -> Bool {
+        if connection.send(request.line) { return true }
+        let reason = String(cString: strerror(errno))
+        if let line = connection.readLine(), Self.className(line) == "ERROR" {
+            _ = fail(line)
+        } else {
+            printErr("singletond: cannot send the request to \(path): \(reason)")
+        }
+        return false
     }
 
     private func fail(_ line: [UInt8]) -> Int32 {
@@ -116,7 +135,7 @@ public struct ControlClient {
     }
 
     private func printErr(_ text: String) {
-        _ = writeAll(2, Array((text + "\n").utf8))
+        _ = writeAll(errorOutput, Array((text + "\n").utf8))
     }
 
     private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -133,7 +152,7 @@ public struct ControlClient {
     }
 
     /// A blocking connection that reads newline-terminated lines.
-    private final class Connection {
+    final class Connection {
         let fd: Int32
         var buffer: [UInt8] = []
         var ended = false
