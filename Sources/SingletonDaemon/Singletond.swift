@@ -40,15 +40,17 @@ public enum Singletond {
             return Usage.exitStatus
         }
         let environment = ProcessInfo.processInfo.environment
-        func client(_ control: String?) -> ControlClient {
-            ControlClient(path: ControlPath.resolve(control, environment: environment, userID: getuid()))
+        func client(_ options: ClientOptions) -> ControlClient {
+            ControlClient(
+                path: ControlPath.resolve(options.control, environment: environment, userID: getuid()),
+                timeout: options.timeout)
         }
         switch command {
         case .run(let options): return await Daemon.run(options, environment: environment)
-        case .status(let control): return client(control).status()
-        case .watch(let control): return client(control).watch()
-        case .survey(let seconds, let control): return client(control).survey(seconds: seconds)
-        case .cancel(let control): return client(control).cancel()
+        case .status(let options): return client(options).status()
+        case .watch(let options): return client(options).watch()
+        case .survey(let seconds, let options): return client(options).survey(seconds: seconds)
+        case .cancel(let options): return client(options).cancel()
         case .decode(let rest): return DecodeCommand.run(rest)
         case .help:
             writeOut(Usage.text)

@@ -59,11 +59,20 @@ import Testing
     }
 
     @Test func clientCommands() throws {
-        #expect(try CommandLineParser.parse(["status"]) == .status(control: nil))
-        #expect(try CommandLineParser.parse(["watch", "--control", "/tmp/x.sock"]) == .watch(control: "/tmp/x.sock"))
-        #expect(try CommandLineParser.parse(["survey"]) == .survey(seconds: nil, control: nil))
-        #expect(try CommandLineParser.parse(["survey", "30", "--control=/c"]) == .survey(seconds: 30, control: "/c"))
-        #expect(try CommandLineParser.parse(["cancel"]) == .cancel(control: nil))
+        #expect(try CommandLineParser.parse(["status"]) == .status(ClientOptions()))
+        #expect(
+            try CommandLineParser.parse(["watch", "--control", "/tmp/x.sock"])
+                == .watch(ClientOptions(control: "/tmp/x.sock")))
+        #expect(try CommandLineParser.parse(["survey"]) == .survey(seconds: nil, ClientOptions()))
+        #expect(
+            try CommandLineParser.parse(["survey", "30", "--control=/c"])
+                == .survey(seconds: 30, ClientOptions(control: "/c")))
+        #expect(try CommandLineParser.parse(["cancel"]) == .cancel(ClientOptions()))
+        #expect(
+            try CommandLineParser.parse(["status", "--timeout", "0.25"])
+                == .status(ClientOptions(timeout: .milliseconds(250))))
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["status", "--timeout", "0"]) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["watch", "--timeout"]) }
         #expect(try CommandLineParser.parse(["decode", "x.log"]) == .decode(["x.log"]))
         #expect(try CommandLineParser.parse(["--help"]) == .help)
         #expect(try CommandLineParser.parse(["--version"]) == .version)

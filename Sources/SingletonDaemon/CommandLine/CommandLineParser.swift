@@ -18,12 +18,12 @@ public enum CommandLineParser {
         }
         switch first {
         case "run": return .run(try parseRun(rest))
-        case "status": return .status(control: try parseClient(rest, command: first, allowsSeconds: false).control)
-        case "watch": return .watch(control: try parseClient(rest, command: first, allowsSeconds: false).control)
-        case "cancel": return .cancel(control: try parseClient(rest, command: first, allowsSeconds: false).control)
+        case "status": return .status(try parseClient(rest, command: first, allowsSeconds: false).options)
+        case "watch": return .watch(try parseClient(rest, command: first, allowsSeconds: false).options)
+        case "cancel": return .cancel(try parseClient(rest, command: first, allowsSeconds: false).options)
         case "survey":
             let parsed = try parseClient(rest, command: first, allowsSeconds: true)
-            return .survey(seconds: parsed.seconds, control: parsed.control)
+            return .survey(seconds: parsed.seconds, parsed.options)
         case "decode": return .decode(rest)
         case "help":
             guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])' after \(first)") }
@@ -133,8 +133,9 @@ public enum CommandLineParser {
 
     private static func parseClient(
         _ arguments: [String], command: String, allowsSeconds: Bool
-    ) throws(UsageError) -> (control: String?, seconds: Double?) {
+    ) throws(UsageError) -> (options: ClientOptions, seconds: Double?) {
         var control: String?
+        var timeout: Duration?
         var seconds: Double?
         var index = 0
         while index < arguments.count {
@@ -150,6 +151,19 @@ public enum CommandLineParser {
                 } else {
                     throw UsageError("--control needs a value")
                 }
+            case "--timeout":
+                guard timeout == nil else { throw UsageError("--timeout given twice") }
+                let text: String
+                if let inline {
+                    text = inline
+                } else if index + 1 < arguments.count {
+                    index += 1
+                    text = arguments[index]
+                } else {
+                    throw UsageError("--timeout needs a value")
+                }
+                let value = try parseSeconds(text, option: name, maximum: ClientOptions.maximumTimeoutSeconds)
+                timeout = .milliseconds(Int64((value * 1_000).rounded(.up)))
             default:
                 if allowsSeconds, seconds == nil, !name.hasPrefix("-") {
                     seconds = try parseSeconds(name, option: "survey")
@@ -161,7 +175,7 @@ public enum CommandLineParser {
             }
             index += 1
         }
-        return (control, seconds)
+        return (ClientOptions(control: control, timeout: timeout ?? .seconds(5)), seconds)
     }
 
     /// Parses a length of time: a positive number of seconds up to `maximum`.

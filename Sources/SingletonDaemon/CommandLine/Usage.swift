@@ -6,8 +6,8 @@ public enum Usage {
     /// The usage text.
     public static let text = """
         usage: singletond [run] [SOURCE] [OPTIONS]     run the daemon (no arguments: the built-in demo track)
-               singletond status | watch | cancel [--control PATH]
-               singletond survey [SECONDS] [--control PATH]
+               singletond status | watch | cancel [--control PATH] [--timeout N]
+               singletond survey [SECONDS] [--control PATH] [--timeout N]
                singletond decode [--device NAME] [FILE|-]
                singletond --help | --version
 
@@ -26,6 +26,8 @@ public enum Usage {
           --log-level LEVEL       trace, debug, info, notice, warning or error (default info)
           --survey-seconds N      the length of a survey asked for without one (default 60)
           --stop-timeout N        how long a shutdown may take before the daemon exits 1 (default 1.8)
+          --timeout N             (client commands) how long to wait for the daemon's first answer
+                                  (default 5); watch and survey then wait as long as they last
 
         """
 }

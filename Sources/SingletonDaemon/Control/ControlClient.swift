@@ -12,12 +12,15 @@ import GNSSProtocol
 public struct ControlClient {
     /// The socket's path.
     public var path: String
+    /// How long to wait for the daemon to take a request and send its first answer.
+    public var timeout: Duration
     /// Where progress, summaries and errors go: standard error, or a pipe in a test.
     var errorOutput: Int32 = 2
 
-    /// Creates a client of the socket at `path`.
-    public init(path: String) {
+    /// Creates a client of the socket at `path` that waits at most `timeout` for the daemon's first answer.
+    public init(path: String, timeout: Duration = .seconds(5)) {
         self.path = path
+        self.timeout = timeout
     }
 
     /// Prints the daemon's status.
@@ -29,7 +32,11 @@ public struct ControlClient {
     /// Prints the daemon's TPV lines until interrupted; returns 1 when the daemon goes away.
     public func watch() -> Int32 {
         guard let connection = connect(), send(.watch(enable: true), on: connection) else { return 1 }
-        while let line = connection.readLine() {
+        guard let first = firstAnswer(on: connection) else { return 1 }
+        connection.limitWaits(to: nil)
+        var pending: [UInt8]? = first
+        while let line = pending ?? connection.readLine() {
+            pending = nil
             switch Self.className(line) {
             case "TPV": printOut(line)
             case "ERROR": return fail(line)
@@ -43,7 +50,11 @@ public struct ControlClient {
     /// Asks for a survey, shows its progress on standard error and prints the result.
     public func survey(seconds: Double?) -> Int32 {
         guard let connection = connect(), send(.survey(seconds: seconds), on: connection) else { return 1 }
-        while let line = connection.readLine() {
+        guard let first = firstAnswer(on: connection) else { return 1 }
+        connection.limitWaits(to: nil)
+        var pending: [UInt8]? = first
+        while let line = pending ?? connection.readLine() {
+            pending = nil
             guard let value = try? JSONValue(parsing: line) else { continue }
             switch value["class"]?.stringValue {
             case "PROGRESS":
@@ -71,19 +82,35 @@ public struct ControlClient {
     /// Sends `request` on `connection` and prints the one answer.
     func single(_ request: ControlRequest, on connection: Connection) -> Int32 {
         guard send(request, on: connection) else { return 1 }
-        guard let line = connection.readLine() else {
-            printErr("singletond: the daemon closed the connection without answering")
-            return 1
-        }
+        guard let line = firstAnswer(on: connection) else { return 1 }
         if Self.className(line) == "ERROR" { return fail(line) }
         printOut(line)
         return 0
     }
 
+    /// The daemon's first answer, within ``timeout``; says what went wrong when there is none.
+    private func firstAnswer(on connection: Connection) -> [UInt8]? {
+        if let line = connection.readLine() { return line }
+        if connection.timedOut {
+            printErr("singletond: the daemon at \(path) did not answer within \(Self.describe(timeout))")
+        } else {
+            printErr("singletond: the daemon closed the connection without answering")
+        }
+        return nil
+    }
+
+    /// `5 s` for whole seconds, else `250 ms`.
+    static func describe(_ duration: Duration) -> String {
+        let milliseconds = Int(duration / .milliseconds(1))
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(milliseconds) ms"
+    }
+
     private func connect() -> Connection? {
         switch UnixSocket.connect(to: path) {
         case .success(let fd):
-            return Connection(fd: fd)
+            let connection = Connection(fd: fd)
+            connection.limitWaits(to: timeout)
+            return connection
         case .failure(let failure):
             let hint =
                 failure.errorNumber == ENOENT || failure.errorNumber == ECONNREFUSED
@@ -156,12 +183,23 @@ public struct ControlClient {
         let fd: Int32
         var buffer: [UInt8] = []
         var ended = false
+        /// Whether the last ``readLine()`` gave up because the daemon sent nothing within the wait limit.
+        var timedOut = false
 
         init(fd: Int32) { self.fd = fd }
 
         deinit { close(fd) }
 
         func send(_ bytes: [UInt8]) -> Bool { UnixSocket.writeAll(fd, bytes) }
+
+        /// Makes a blocked send or read give up after `limit` (`SO_SNDTIMEO`, `SO_RCVTIMEO`); `nil` waits for ever.
+        func limitWaits(to limit: Duration?) {
+            let microseconds = limit.map { max(1, Int($0 / .microseconds(1))) } ?? 0
+            var value = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
+            let size = socklen_t(MemoryLayout<timeval>.size)
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, size)
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, size)
+        }
 
         /// The next line without its newline; `nil` at end of stream. Lines are capped at 1 MiB.
         func readLine() -> [UInt8]? {
@@ -175,6 +213,10 @@ public struct ControlClient {
                 if ended || buffer.count > 1 << 20 { return nil }
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
                 if count < 0, errno == EINTR { continue }
+                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    timedOut = true
+                    return nil
+                }
                 if count <= 0 {
                     ended = true
                     continue

@@ -1,0 +1,55 @@
+import Glibc
+import Testing
+
+@testable import SingletonDaemon
+
+/// What the client says when the daemon does not serve it: a refusal sent before the client could send its request
+/// is printed, and a daemon that takes the request but never answers (stopped, wedged) is given up after the
+/// client's timeout, with a message that says so.
+@Suite struct ControlClientFailureTests {
+    @Test func aRefusalSentBeforeTheRequestIsPrinted() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        var pipeEnds: [Int32] = [-1, -1]
+        try #require(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]) }
+        // The daemon's side: the refusal, then close, before the client has sent anything.
+        let refusal = #"{"class":"ERROR","message":"too many clients (64); try again later"}"# + "\n"
+        #expect(write(ends[1], refusal, refusal.utf8.count) == refusal.utf8.count)
+        close(ends[1])
+
+        var client = ControlClient(path: "/run/singletond.sock")
+        client.errorOutput = pipeEnds[1]
+        let status = client.single(.status, on: ControlClient.Connection(fd: ends[0]))
+        close(pipeEnds[1])
+        #expect(status == 1)
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = read(pipeEnds[0], &buffer, buffer.count)
+        #expect(
+            String(decoding: buffer[0..<max(count, 0)], as: UTF8.self)
+                == "singletond: the daemon says: too many clients (64); try again later\n")
+    }
+
+    @Test func aDaemonThatNeverAnswersIsGivenUpAfterTheTimeout() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        var pipeEnds: [Int32] = [-1, -1]
+        try #require(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]) }
+
+        var client = ControlClient(path: "/run/singletond.sock", timeout: .milliseconds(100))
+        client.errorOutput = pipeEnds[1]
+        let connection = ControlClient.Connection(fd: ends[0])
+        connection.limitWaits(to: client.timeout)
+        // The daemon's side stays open and says nothing, as a stopped daemon's socket does.
+        let status = client.single(.status, on: connection)
+        close(pipeEnds[1])
+        #expect(status == 1)
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = read(pipeEnds[0], &buffer, buffer.count)
+        #expect(
+            String(decoding: buffer[0..<max(count, 0)], as: UTF8.self)
+                == "singletond: the daemon at /run/singletond.sock did not answer within 100 ms\n")
+    }
+}
