@@ -40,7 +40,7 @@ public enum Daemon {
         let controlPath = ControlPath.resolve(options.control, environment: environment, userID: getuid())
         let server: ControlServer
         do {
-            server = try ControlServer.bind(path: controlPath, logger: logger)
+            server = try ControlServer.bind(path: controlPath, logger: logger, clock: await appSingletons.clock)
         } catch {
             logger.error("\(error)")
             return 1

@@ -1,6 +1,7 @@
 import Foundation
 import GNSSProtocol
 import SingletonDaemon
+import SingletonRegistryTesting
 import TestSupport
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("c.sock")
-        let server = try ControlServer.bind(path: path, limits: limits, logger: logger)
+        let server = try ControlServer.bind(path: path, limits: limits, logger: logger, clock: TestClock())
         server.start(handler: Self.handler)
         try await body(server, path)
         await server.stop()
@@ -117,7 +118,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("c.sock")
-        let server = try ControlServer.bind(path: path, logger: logger)
+        let server = try ControlServer.bind(path: path, logger: logger, clock: TestClock())
         server.start { request, _ in served.continuation.yield(request) }
         do {
             let client = try #require(StreamClient(path: path))
@@ -133,7 +134,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("c.sock")
         // A socket file nobody listens on: what a killed daemon leaves.
-        let stale = try ControlServer.bind(path: path, logger: logger)
+        let stale = try ControlServer.bind(path: path, logger: logger, clock: TestClock())
         await stale.stop()
         let dead = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
@@ -147,11 +148,13 @@ import Testing
         close(dead)
         #expect(FileManager.default.fileExists(atPath: path))
 
-        let live = try ControlServer.bind(path: path, logger: logger)
+        let live = try ControlServer.bind(path: path, logger: logger, clock: TestClock())
         live.start(handler: Self.handler)
-        #expect(throws: ControlServerError.self) { try ControlServer.bind(path: path, logger: logger) }
+        #expect(throws: ControlServerError.self) {
+            try ControlServer.bind(path: path, logger: logger, clock: TestClock())
+        }
         do {
-            _ = try ControlServer.bind(path: path, logger: logger)
+            _ = try ControlServer.bind(path: path, logger: logger, clock: TestClock())
         } catch {
             #expect(error.reason.contains("another singletond is already listening"))
         }
@@ -167,7 +170,9 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("notes.txt")
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
-        #expect(throws: ControlServerError.self) { try ControlServer.bind(path: path, logger: logger) }
+        #expect(throws: ControlServerError.self) {
+            try ControlServer.bind(path: path, logger: logger, clock: TestClock())
+        }
         #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
     }
 }

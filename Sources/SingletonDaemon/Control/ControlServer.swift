@@ -42,6 +42,8 @@ public final class ControlServer: Sendable {
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
         var handler: Handler?
         var refusedSinceLog = 0
+        /// Dropped clients, counted per reason so that a loop of misbehaving clients does not flood the log.
+        var drops = RepeatLimiter<String>()
     }
 
     /// The socket's path.
@@ -49,6 +51,8 @@ public final class ControlServer: Sendable {
     /// The limits on clients.
     public let limits: ControlServerLimits
     private let logger: Logger
+    /// The time the drop summaries are counted in: the registry's clock.
+    private let timeline: Timeline
     private let listenFD: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -56,12 +60,13 @@ public final class ControlServer: Sendable {
     private let state = ObservedMutex(State())
 
     private init(
-        path: String, limits: ControlServerLimits, logger: Logger, listenFD: Int32, wakeRead: Int32, wakeWrite: Int32,
-        identity: (UInt64, UInt64)
+        path: String, limits: ControlServerLimits, logger: Logger, clock: any Clock<Duration>, listenFD: Int32,
+        wakeRead: Int32, wakeWrite: Int32, identity: (UInt64, UInt64)
     ) {
         self.path = path
         self.limits = limits
         self.logger = logger
+        self.timeline = Timeline(clock)
         self.listenFD = listenFD
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
@@ -79,8 +84,9 @@ public final class ControlServer: Sendable {
     ///
     /// - Throws: ``ControlServerError`` when another daemon listens there, the path is not a socket, or a system
     ///   call fails.
+    /// Dropped clients are logged once per reason, then summarised at most once a minute of `clock`.
     public static func bind(
-        path: String, limits: ControlServerLimits = ControlServerLimits(), logger: Logger
+        path: String, limits: ControlServerLimits = ControlServerLimits(), logger: Logger, clock: any Clock<Duration>
     ) throws(ControlServerError) -> ControlServer {
         func failure(_ reason: String) -> ControlServerError { ControlServerError(path: path, reason: reason) }
         func systemFailure(_ what: String) -> ControlServerError {
@@ -146,8 +152,8 @@ public final class ControlServer: Sendable {
             UnixSocket.setNonBlocking(end)
         }
         return ControlServer(
-            path: path, limits: limits, logger: logger, listenFD: fd, wakeRead: wake[0], wakeWrite: wake[1],
-            identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
+            path: path, limits: limits, logger: logger, clock: clock, listenFD: fd, wakeRead: wake[0],
+            wakeWrite: wake[1], identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
     }
 
     /// Starts accepting clients on a thread of its own; each request goes to `handler`.
@@ -436,7 +442,9 @@ public final class ControlServer: Sendable {
     /// Parses waiting requests of idle clients and starts their handlers; closes clients that are done or dropped.
     private func dispatchAndReap() {
         var requests: [(Int, ControlRequest)] = []
-        var closed: [(Int, Int32, String)] = []
+        var closed: [(id: Int, fd: Int32, reason: String)] = []
+        var dropLines: [Int: String] = [:]
+        let now = timeline.now
         var refused = 0
         let handler = state.withLock { state -> Handler? in
             for id in Array(state.clients.keys) {
@@ -471,6 +479,10 @@ public final class ControlServer: Sendable {
                 }
             }
             for (id, _, _) in closed { state.clients[id] = nil }
+            for (id, _, reason) in closed where !reason.isEmpty {
+                dropLines[id] = Self.dropLine(
+                    id: id, reason: reason, verdict: state.drops.occurrence(of: reason, at: now))
+            }
             if state.refusedSinceLog > 0, state.clients.count < limits.maximumClients {
                 refused = state.refusedSinceLog
                 state.refusedSinceLog = 0
@@ -482,8 +494,8 @@ public final class ControlServer: Sendable {
             close(fd)
             if reason.isEmpty {
                 logger.debug("control: client \(id) left")
-            } else {
-                logger.notice("control: dropped client \(id): \(reason)")
+            } else if let line = dropLines[id] {
+                logger.notice(line)
             }
         }
         guard let handler else { return }
@@ -494,6 +506,16 @@ public final class ControlServer: Sendable {
                 await handler(request, connection)
                 self.requestFinished(id)
             }
+        }
+    }
+
+    /// The line to log for client `id` dropped for `reason`: the first drop for a reason, then a count at most
+    /// once a minute; `nil` for a drop only counted.
+    private static func dropLine(id: Int, reason: String, verdict: RepeatLimiter<String>.Verdict?) -> String? {
+        switch verdict {
+        case .first: "control: dropped client \(id): \(reason)"
+        case .summary(let count): "control: dropped \(count) more clients: \(reason)"
+        case nil: nil
         }
     }
 

@@ -25,12 +25,9 @@ struct OutputLossLog {
 
     /// The output's name in messages: `standard output` or the path.
     let name: String
-    /// The write error now failing every line, if any.
-    private var error: Int32?
-    /// Lines lost to the write error since it began.
-    private var lostToError = 0
-    /// Lines lost since the last line about them, and when that line was logged, per cause.
-    private var unreported: [Cause: (count: Int, loggedAt: Duration)] = [:]
+    /// The write error now failing every line, if any, and the lines lost to it since it began.
+    private var error: (code: Int32, lost: Int)?
+    private var repeats = RepeatLimiter<Cause>(interval: Self.summaryInterval)
 
     init(name: String) {
         self.name = name
@@ -39,43 +36,31 @@ struct OutputLossLog {
     /// A line was lost to `cause` at `now`: what to log, if anything.
     mutating func lost(_ cause: Cause, at now: Duration) -> (level: LogLevel, text: String)? {
         if case .writeError(let code) = cause {
-            lostToError += 1
-            if error != code {
-                error = code
-                unreported[cause] = (0, now)
-                return (
-                    .error,
-                    "cannot write TPV lines to \(name): \(Self.describe(code)); dropping lines until it works again"
-                )
-            }
+            if let current = error, current.code != code { repeats.forget(.writeError(current.code)) }
+            error = (code, (error?.code == code ? error?.lost ?? 0 : 0) + 1)
         }
-        guard var entry = unreported[cause] else {
-            unreported[cause] = (0, now)
-            return (.warning, "output \(name) is too slow: dropping TPV lines while over 1 MiB waits for it")
-        }
-        entry.count += 1
-        guard now - entry.loggedAt >= Self.summaryInterval else {
-            unreported[cause] = entry
+        switch (cause, repeats.occurrence(of: cause, at: now)) {
+        case (_, nil):
             return nil
-        }
-        unreported[cause] = (0, now)
-        return switch cause {
-        case .writeError(let code):
-            (.error, "cannot write TPV lines to \(name): \(Self.describe(code)); \(entry.count) more lines lost")
-        case .slowReader:
-            (.warning, "output \(name) is too slow: \(entry.count) more TPV lines dropped")
+        case (.writeError(let code), .first):
+            return (
+                .error, "cannot write TPV lines to \(name): \(Self.describe(code)); dropping lines until it works again"
+            )
+        case (.writeError(let code), .summary(let count)):
+            return (.error, "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost")
+        case (.slowReader, .first):
+            return (.warning, "output \(name) is too slow: dropping TPV lines while over 1 MiB waits for it")
+        case (.slowReader, .summary(let count)):
+            return (.warning, "output \(name) is too slow: \(count) more TPV lines dropped")
         }
     }
 
     /// A line was written: ends a write error, with the count of lines it cost.
     mutating func wrote() -> (level: LogLevel, text: String)? {
-        guard let code = error else { return nil }
-        defer {
-            unreported[.writeError(code)] = nil
-            error = nil
-            lostToError = 0
-        }
-        return (.notice, "writing TPV lines to \(name) again (\(lostToError) lines lost)")
+        guard let current = error else { return nil }
+        repeats.forget(.writeError(current.code))
+        error = nil
+        return (.notice, "writing TPV lines to \(name) again (\(current.lost) lines lost)")
     }
 
     private static func describe(_ code: Int32) -> String {

@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import SingletonRegistryTesting
+import TestSupport
+import Testing
+
+@testable import SingletonDaemon
+
+/// A loop of clients that leave without reading their replies: the first drop is logged, the rest counted, and one
+/// summary goes out a minute later, instead of one line per client.
+@Suite(.timeLimit(.minutes(1))) struct ControlServerDropLogTests {
+    @Test func clientsThatLeaveWithUnreadRepliesAreLoggedOnceThenSummarised() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let logPath = directory.file("log")
+        let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(logFD >= 0)
+        defer { close(logFD) }
+        let clock = TestClock()
+        let server = try ControlServer.bind(
+            path: directory.file("c.sock"), logger: Logger(minimumLevel: .info, journalFormat: false, fd: logFD),
+            clock: clock)
+        // Replies wait until the test has closed the clients, so that every reply meets a closed connection.
+        let gate = ReplyGate()
+        server.start { _, connection in
+            await gate.wait()
+            connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
+        }
+
+        var requests = 0
+        func leaveWithoutReading(_ count: Int) async throws {
+            for _ in 0..<count {
+                let fd = try UnixSocket.connect(to: server.path).get()
+                #expect(UnixSocket.writeAll(fd, Array("{\"cmd\":\"status\"}\n".utf8)))
+                close(fd)
+            }
+            requests += count
+            // Polls pace the waits for events the server does not announce; the suite's time limit catches a hang.
+            while await gate.arrived < requests { try await Task.sleep(for: .milliseconds(5)) }
+            await gate.set(open: true)
+            while server.clientCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+            await gate.set(open: false)
+        }
+
+        try await leaveWithoutReading(30)
+        let first = try Self.lines(logPath).filter { $0.contains("control: dropped") }
+        #expect(first.count == 1, "\(first)")
+        #expect(first.first?.contains("control: dropped client") == true)
+
+        await clock.advance(by: .seconds(60))
+        try await leaveWithoutReading(1)
+        let all = try Self.lines(logPath).filter { $0.contains("control: dropped") }
+        #expect(all.count == 2, "\(all)")
+        #expect(all.last?.contains("control: dropped 30 more clients: connection lost") == true, "\(all)")
+        await server.stop()
+    }
+
+    static func lines(_ path: String) throws -> [Substring] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    }
+
+    /// Holds replies back while closed, and counts the requests that reached it.
+    actor ReplyGate {
+        private(set) var arrived = 0
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            arrived += 1
+            guard !isOpen else { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+
+        func set(open: Bool) {
+            isOpen = open
+            guard open else { return }
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+        }
+    }
+}
