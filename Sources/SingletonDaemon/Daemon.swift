@@ -38,6 +38,14 @@ public enum Daemon {
         defer { signals.cancel() }
 
         let controlPath = ControlPath.resolve(options.control, environment: environment, userID: getuid())
+        if options.control == nil,
+            let directory = ControlPath.privateDirectory(environment: environment, userID: getuid()),
+            let problem = ControlPath.checkPrivate(directory, create: true)
+        {
+            logger.error("control socket: \(problem)")
+            await output.close()
+            return 1
+        }
         let server: ControlServer
         do {
             server = try ControlServer.bind(path: controlPath, logger: logger, clock: await appSingletons.clock)

@@ -45,6 +45,20 @@ public enum Singletond {
                 path: ControlPath.resolve(options.control, environment: environment, userID: getuid()),
                 timeout: options.timeout)
         }
+        func privateDirectoryProblem(_ options: ClientOptions) -> String? {
+            guard options.control == nil,
+                let directory = ControlPath.privateDirectory(environment: environment, userID: getuid())
+            else { return nil }
+            return ControlPath.checkPrivate(directory, create: false)
+        }
+        switch command {
+        case .status(let options), .watch(let options), .survey(_, let options), .cancel(let options):
+            if let problem = privateDirectoryProblem(options) {
+                writeError("singletond: \(problem)\n")
+                return 1
+            }
+        default: break
+        }
         switch command {
         case .run(let options): return await Daemon.run(options, environment: environment)
         case .status(let options): return client(options).status()

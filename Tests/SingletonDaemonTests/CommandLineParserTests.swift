@@ -138,9 +138,10 @@ import Testing
         #expect(
             ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
                 == "/run/user/1000/singletond.sock")
-        #expect(ControlPath.defaultPath(environment: [:], userID: 1000) == "/tmp/singletond-1000.sock")
+        #expect(ControlPath.defaultPath(environment: [:], userID: 1000) == "/tmp/singletond-1000/singletond.sock")
         #expect(
-            ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7) == "/tmp/singletond-7.sock"
+            ControlPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7)
+                == "/tmp/singletond-7/singletond.sock"
         )
         #expect(ControlPath.resolve("/x.sock", environment: [:], userID: 0) == "/x.sock")
     }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The control socket belongs to the daemon's user: mode 0600, and another user cannot connect.
+/// The control socket belongs to the daemon's user: mode 0600, another user cannot connect, and one who could is refused.
 extension DaemonFaultTests {
     /// The user and group the second-user check runs as (`nobody`).
     private static let otherID = 65_534
@@ -66,10 +66,15 @@ extension DaemonFaultTests {
             refused.stderr.contains { $0.contains("cannot connect to \(control): Permission denied") },
             "\(refused.stderr)")
 
-        // The counter-check: with the mode opened up, the same user gets in, so the mode is what kept them out.
+        // With the mode opened up, the same user connects, and the daemon's check of who is calling refuses them.
         try #require(chmod(control, 0o666) == 0)
-        let admitted = try await runAsOtherUser(["status", "--control", control])
-        #expect(admitted.status == .exited(0), "\(admitted.stderr)")
+        let connected = try await runAsOtherUser(["status", "--control", control])
+        #expect(connected.status == .exited(1))
+        #expect(
+            connected.stderr.contains {
+                $0.contains("the daemon says: not allowed: this daemon serves uid 0 and root only")
+            },
+            "\(connected.stderr)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }

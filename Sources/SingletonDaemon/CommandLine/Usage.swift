@@ -21,7 +21,7 @@ public enum Usage {
 
         options:
           --control PATH          the control socket (default $XDG_RUNTIME_DIR/singletond.sock,
-                                  else /tmp/singletond-$UID.sock)
+                                  else /tmp/singletond-$UID/singletond.sock)
           --output PATH|-         where TPV lines go (default - , standard output); SIGHUP reopens it
           --log-level LEVEL       trace, debug, info, notice, warning or error (default info)
           --survey-seconds N      the length of a survey asked for without one (default 60)

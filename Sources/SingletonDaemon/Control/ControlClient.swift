@@ -109,6 +109,12 @@ public struct ControlClient {
         switch UnixSocket.connect(to: path) {
         case .success(let fd):
             let connection = Connection(fd: fd)
+            if let uid = UnixSocket.peerUserID(fd), !UnixSocket.isTrusted(uid) {
+                printErr(
+                    "singletond: \(path) is served by uid \(uid), neither you nor root; refusing to talk to it "
+                        + "(another user may be squatting the path)")
+                return nil
+            }
             connection.limitWaits(to: timeout)
             return connection
         case .failure(let failure):

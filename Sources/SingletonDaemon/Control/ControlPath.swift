@@ -1,16 +1,56 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where the control socket lives when `--control` is not given.
 public enum ControlPath {
     /// `$XDG_RUNTIME_DIR/singletond.sock` when that variable names a directory path, else
-    /// `/tmp/singletond-UID.sock`.
+    /// `/tmp/singletond-UID/singletond.sock`, in a directory of the user's own (see ``privateDirectory(environment:userID:)``).
     public static func defaultPath(environment: [String: String], userID: UInt32) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return runtime.hasSuffix("/") ? runtime + "singletond.sock" : runtime + "/singletond.sock"
         }
-        return "/tmp/singletond-\(userID).sock"
+        return "/tmp/singletond-\(userID)/singletond.sock"
     }
 
     /// The path to use: `given`, or the default for this process.
     public static func resolve(_ given: String?, environment: [String: String], userID: UInt32) -> String {
         given ?? defaultPath(environment: environment, userID: userID)
+    }
+
+    /// The directory the default path lives in when there is no `$XDG_RUNTIME_DIR`: `/tmp/singletond-UID`, which
+    /// anyone could create first, so the daemon and the client check it (``checkPrivate(_:create:)``); `nil` when
+    /// `$XDG_RUNTIME_DIR` (private by construction) applies.
+    public static func privateDirectory(environment: [String: String], userID: UInt32) -> String? {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return nil }
+        return "/tmp/singletond-\(userID)"
+    }
+
+    /// Checks that `directory` is a directory (not a link) of this process's user that nobody else may enter,
+    /// creating it with mode 0700 first when `create` is set and it is missing; the problem, in words, or `nil`.
+    ///
+    /// A directory another user made first (to put a socket of their own where the daemon's would be) is refused,
+    /// never used or removed.
+    public static func checkPrivate(_ directory: String, create: Bool) -> String? {
+        if create, mkdir(directory, 0o700) != 0, errno != EEXIST {
+            return "cannot create \(directory): \(String(cString: strerror(errno)))"
+        }
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            return create ? "cannot check \(directory): \(String(cString: strerror(errno)))" : nil
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return "\(directory) is not a directory (a link or a file is there); refusing to use it"
+        }
+        guard info.st_uid == geteuid() else {
+            return "\(directory) belongs to uid \(info.st_uid), not to you: another user may have made it to "
+                + "squat the control socket; refusing to use it (use --control PATH or set XDG_RUNTIME_DIR)"
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            return "\(directory) has mode \(String(info.st_mode & 0o777, radix: 8)); it must be 700 (chmod 700 it)"
+        }
+        return nil
     }
 }

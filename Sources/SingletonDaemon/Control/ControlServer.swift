@@ -100,9 +100,20 @@ public final class ControlServer: Sendable {
             }
             switch UnixSocket.connect(to: path) {
             case .success(let fd):
+                let owner = UnixSocket.peerUserID(fd)
                 close(fd)
+                if let owner, !UnixSocket.isTrusted(owner) {
+                    throw failure(
+                        "a process of uid \(owner) listens on it, not this daemon's user: another user may be "
+                            + "squatting the path; use a private --control path")
+                }
                 throw failure("another singletond is already listening on it (stop it, or use another --control path)")
             case .failure(let error) where error.errorNumber == ECONNREFUSED:
+                guard existing.st_uid == geteuid() else {
+                    throw failure(
+                        "a stale socket of uid \(existing.st_uid) is there, not this daemon's user's; it is left alone "
+                            + "(its owner can remove it), or use another --control path")
+                }
                 guard unlink(path) == 0 || errno == ENOENT else {
                     throw systemFailure("cannot remove the stale socket")
                 }
@@ -346,6 +357,21 @@ public final class ControlServer: Sendable {
                     logger.warning("control socket: accept failed: \(String(cString: strerror(errno)))")
                 }
                 return
+            }
+            // Only this daemon's user and root are served, whatever the socket's mode lets in.
+            if let uid = UnixSocket.peerUserID(fd), !UnixSocket.isTrusted(uid) {
+                let message = JSONObjectWriter.error("not allowed: this daemon serves uid \(geteuid()) and root only")
+                _ = message.withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
+                close(fd)
+                let reason = "uid \(uid) is neither this daemon's user nor root"
+                switch state.withLock({ $0.drops.occurrence(of: reason, at: timeline.now) }) {
+                case .first: logger.warning("control: refused a client: \(reason)")
+                case .summary(let count): logger.warning("control: refused \(count) more clients: \(reason)")
+                case nil: break
+                }
+                continue
             }
             // A flood of refused clients must not flood the log (nor block this thread on a slow log): the first
             // refusal is logged, and their number once a place is free again (see `reportRefusals`).

@@ -36,6 +36,26 @@ enum UnixSocket {
         }
     }
 
+    /// The user ID of the process at the other end of connected socket `fd` (`SO_PEERCRED`), or `nil` if unknown.
+    static func peerUserID(_ fd: Int32) -> UInt32? {
+        #if canImport(Glibc)
+            // `struct ucred` (pid, uid, gid), which Glibc's module map leaves out without _GNU_SOURCE.
+            var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+            var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+            guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, length == 12 else { return nil }
+            return credentials.uid
+        #else
+            var uid = uid_t()
+            var gid = gid_t()
+            return getpeereid(fd, &uid, &gid) == 0 ? uid : nil
+        #endif
+    }
+
+    /// Whether a peer of user `uid` may talk to this process: the same user, or root.
+    static func isTrusted(_ uid: UInt32) -> Bool {
+        uid == geteuid() || uid == 0
+    }
+
     /// A new socket of `type` with close-on-exec, or the error number.
     static func make(_ type: Int32) -> Result<Int32, Failure> {
         #if canImport(Glibc)

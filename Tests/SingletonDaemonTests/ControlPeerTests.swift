@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import SingletonRegistryTesting
+import TestSupport
+import Testing
+
+@testable import SingletonDaemon
+
+/// Both ends of the control socket check who is at the other end (`SO_PEERCRED`): the daemon serves its own user
+/// and root only, and the client talks only to a daemon of its own user or root. `nobody` plays the other user.
+@Suite(.timeLimit(.minutes(1))) struct ControlPeerTests {
+    static let python = "/usr/bin/python3"
+
+    /// Runs `script` with Python as `nobody`, its standard output piped.
+    static func asNobody(_ script: String) throws -> ChildProcess {
+        try ChildProcess(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", script],
+            stdout: .pipe, stderr: .pipe)
+    }
+
+    @Test(.root) func theDaemonRefusesAClientOfAnotherUser() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try #require(chmod(directory.path, 0o755) == 0)
+        let path = directory.file("c.sock")
+        let server = try ControlServer.bind(
+            path: path, logger: Logger(minimumLevel: .error, journalFormat: false), clock: TestClock())
+        server.start { _, connection in connection.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
+        // Past the socket's mode, as a misconfigured --control directory would let them: the check still holds.
+        try #require(chmod(path, 0o666) == 0)
+        let client = try Self.asNobody(
+            """
+            import socket
+            s = socket.socket(socket.AF_UNIX)
+            s.connect("\(path)")
+            print(s.recv(4096).decode().strip(), flush=True)
+            """)
+        let answer = await client.stdout.line(containing: "class", timeout: 60)
+        #expect(answer == #"{"class":"ERROR","message":"not allowed: this daemon serves uid 0 and root only"}"#)
+        #expect(await client.wait() == .exited(0), "\(client.errorOutput)")
+        await server.stop()
+    }
+
+    @Test(.root) func theClientRefusesADaemonOfAnotherUser() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try #require(chmod(directory.path, 0o777) == 0)
+        let path = directory.file("c.sock")
+        // nobody squats the path with a fake daemon that answers every client with a false status.
+        let squatter = try Self.asNobody(
+            """
+            import socket
+            s = socket.socket(socket.AF_UNIX)
+            s.bind("\(path)")
+            s.listen(1)
+            print("listening", flush=True)
+            c, _ = s.accept()
+            c.sendall(b'{"class":"STATUS","fake":true}\\n')
+            c.close()
+            """)
+        defer { squatter.kill() }
+        #expect(await squatter.stdout.line(containing: "listening", timeout: 60) != nil, "\(squatter.errorOutput)")
+        var pipeEnds: [Int32] = [-1, -1]
+        try #require(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]) }
+        var client = ControlClient(path: path)
+        client.errorOutput = pipeEnds[1]
+        let status = client.status()
+        close(pipeEnds[1])
+        #expect(status == 1)
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = read(pipeEnds[0], &buffer, buffer.count)
+        #expect(
+            String(decoding: buffer[0..<max(count, 0)], as: UTF8.self)
+                == "singletond: \(path) is served by uid 65534, neither you nor root; refusing to talk to it "
+                + "(another user may be squatting the path)\n")
+    }
+}
