@@ -50,4 +50,24 @@ extension DaemonFaultTests {
         let log = daemon.stderr.history + (await daemon.stderr.rest())
         #expect(log.count { $0.contains("cannot write TPV lines") } == 1, "logged once, not once per line")
     }
+
+    /// `--output` to a FIFO nobody reads yet: the daemon starts, serves and takes signals instead of hanging in
+    /// `open(2)` before any of that exists, and a reader that comes later gets the TPV lines.
+    @Test func aFIFOWithoutAReaderDoesNotHoldUpTheStart() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fifo = directory.file("out")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let control = directory.file("c.sock")
+        let daemon = try DaemonProcess(["--control", control, "--output", fifo])
+        defer { daemon.kill() }
+        #expect(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
+        try await expectServing(control)
+        // A reader comes: the open does not wait (the daemon holds the other end) and lines arrive.
+        let reader = LineReader(fd: open(fifo, O_RDONLY | O_CLOEXEC))
+        defer { reader.close() }
+        #expect(await reader.line(containing: "\"class\":\"TPV\"") != nil)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
 }

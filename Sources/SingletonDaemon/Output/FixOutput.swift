@@ -35,6 +35,8 @@ public final class FixOutput: Sendable {
 
     /// Opens `path` for appending (creating it with mode 0640), or uses standard output for `-`.
     ///
+    /// A FIFO is opened without waiting for its reader: lines wait in it until one comes.
+    ///
     /// A symbolic link is followed only when it belongs to this process's user or to root, as the kernel's
     /// `protected_symlinks` does in sticky directories: a link another user planted does not choose where a root
     /// daemon writes.
@@ -54,7 +56,12 @@ public final class FixOutput: Sendable {
     }
 
     private static func open(_ path: String) throws(OutputError) -> Int32 {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
+        // A FIFO opened for writing blocks until a reader comes, before the daemon can log or take a signal. Opened
+        // for reading too, it never blocks: lines wait in the pipe for a reader, and then in the queue (at most
+        // ``maximumPendingBytes``, later ones dropped and counted) while the pipe is full.
+        var target = stat()
+        let isFIFO = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFIFO
+        let flags = isFIFO ? O_RDWR | O_CLOEXEC : O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
         var fd = Glibc.open(path, flags | O_NOFOLLOW, 0o640)
         if fd < 0, errno == ELOOP {
             var link = stat()
