@@ -113,6 +113,24 @@ import Testing
         }
     }
 
+    /// A client that pipelines ten thousand requests and reads the replies as it can is slowed, not dropped: the
+    /// server serves no new request while a client's replies back up, so its queue never overflows (such a client
+    /// was dropped as "client does not read its replies" after about a thousand).
+    @Test func aPipeliningClientThatReadsLateGetsEveryReply() async throws {
+        try await withServer(limits: ControlServerLimits(maximumQueuedBytes: 4_096)) { server, path in
+            let client = try #require(StreamClient(path: path))
+            let requests = Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 10_000).utf8)
+            // The requests go out from a thread of their own, as fast as the socket takes them, while this task
+            // reads: the writes block whenever the server holds back, and only reading lets them go on.
+            async let written = blocking { client.send(bytes: requests) }
+            var replies = 0
+            while replies < 10_000, await client.readLine() == "{\"class\":\"STATUS\"}" { replies += 1 }
+            #expect(await written)
+            #expect(replies == 10_000)
+            #expect(server.clientCount == 1, "not dropped")
+        }
+    }
+
     @Test func aClientThatHangsUpRightAfterItsRequestStillHasItServed() async throws {
         let served = AsyncStream<ControlRequest>.makeStream()
         let directory = TemporaryDirectory()

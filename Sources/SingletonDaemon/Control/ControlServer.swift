@@ -476,7 +476,11 @@ public final class ControlServer: Sendable {
             for id in Array(state.clients.keys) {
                 var client = state.clients[id]!
                 defer { state.clients[id] = client }
+                // A client whose replies back up gets no new request served until it reads them: its requests wait
+                // in its input, then in the kernel, and its writes block. It is never dropped for pipelining; only
+                // a watcher that does not read is.
                 while !state.stopping, client.dropReason == nil, !client.busy,
+                    client.output.count < limits.maximumQueuedBytes / 2,
                     let newline = client.input.firstIndex(of: 0x0A)
                 {
                     var line = client.input[..<newline]
