@@ -12,14 +12,9 @@ import Testing
     @Test func clientsThatLeaveWithUnreadRepliesAreLoggedOnceThenSummarised() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let logPath = directory.file("log")
-        let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        try #require(logFD >= 0)
-        defer { close(logFD) }
+        let log = try CapturedLog(in: directory)
         let clock = TestClock()
-        let server = try ControlServer.bind(
-            path: directory.file("c.sock"), logger: Logger(minimumLevel: .info, journalFormat: false, fd: logFD),
-            clock: clock)
+        let server = try ControlServer.bind(path: directory.file("c.sock"), logger: log.logger, clock: clock)
         // Replies wait until the test has closed the clients, so that every reply meets a closed connection.
         let gate = ReplyGate()
         server.start { _, connection in
@@ -43,20 +38,16 @@ import Testing
         }
 
         try await leaveWithoutReading(30)
-        let first = try Self.lines(logPath).filter { $0.contains("control: dropped") }
+        let first = try log.lines().filter { $0.contains("control: dropped") }
         #expect(first.count == 1, "\(first)")
         #expect(first.first?.contains("control: dropped client") == true)
 
         await clock.advance(by: .seconds(60))
         try await leaveWithoutReading(1)
-        let all = try Self.lines(logPath).filter { $0.contains("control: dropped") }
+        let all = try log.lines().filter { $0.contains("control: dropped") }
         #expect(all.count == 2, "\(all)")
         #expect(all.last?.contains("control: dropped 30 more clients: connection lost") == true, "\(all)")
         await server.stop()
-    }
-
-    static func lines(_ path: String) throws -> [Substring] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
     }
 
     /// Holds replies back while closed, and counts the requests that reached it.

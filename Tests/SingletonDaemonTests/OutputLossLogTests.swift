@@ -45,20 +45,16 @@ import Testing
     @Test func aFullDeviceCostsOneLineAndASummaryAMinute() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let logPath = directory.file("log")
-        let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        try #require(logFD >= 0)
-        defer { close(logFD) }
+        let log = try CapturedLog(in: directory)
         let clock = TestClock()
-        let output = try FixOutput(
-            path: "/dev/full", logger: Logger(minimumLevel: .info, journalFormat: false, fd: logFD), clock: clock)
+        let output = try FixOutput(path: "/dev/full", logger: log.logger, clock: clock)
         let line = Array(#"{"class":"TPV","mode":1}"#.utf8) + [0x0A]
         for _ in 0..<1_000 { output.write(line) }
         await output.flush()
         await clock.advance(by: .seconds(60))
         output.write(line)
         await output.close()
-        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        let lines = try log.lines()
         #expect(lines.count == 2, "\(lines)")
         #expect(
             lines.first?.hasSuffix(

@@ -1,0 +1,27 @@
+import Foundation
+import SingletonDaemon
+import TestSupport
+import Testing
+
+/// A daemon `Logger` that writes into a file of a test's own, and the lines written so far.
+struct CapturedLog: ~Copyable {
+    /// The logger to hand to the code under test (info and above).
+    let logger: Logger
+    private let path: String
+    private let fd: Int32
+
+    /// A log in `directory`.
+    init(in directory: TemporaryDirectory) throws {
+        path = directory.file("log")
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(fd >= 0, "open \(path): errno \(errno)")
+        logger = Logger(minimumLevel: .info, journalFormat: false, fd: fd)
+    }
+
+    deinit { close(fd) }
+
+    /// The lines logged so far.
+    func lines() throws -> [Substring] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    }
+}
