@@ -31,12 +31,8 @@ public struct ControlClient {
 
     /// Prints the daemon's TPV lines until interrupted; returns 1 when the daemon goes away.
     public func watch() -> Int32 {
-        guard let connection = connect(), send(.watch(enable: true), on: connection) else { return 1 }
-        guard let first = firstAnswer(on: connection) else { return 1 }
-        connection.limitWaits(to: nil)
-        var pending: [UInt8]? = first
-        while let line = pending ?? connection.readLine() {
-            pending = nil
+        guard let lines = stream(.watch(enable: true)) else { return 1 }
+        while let line = lines.next() {
             switch Self.className(line) {
             case "TPV": printOut(line)
             case "ERROR": return fail(line)
@@ -49,12 +45,8 @@ public struct ControlClient {
 
     /// Asks for a survey, shows its progress on standard error and prints the result.
     public func survey(seconds: Double?) -> Int32 {
-        guard let connection = connect(), send(.survey(seconds: seconds), on: connection) else { return 1 }
-        guard let first = firstAnswer(on: connection) else { return 1 }
-        connection.limitWaits(to: nil)
-        var pending: [UInt8]? = first
-        while let line = pending ?? connection.readLine() {
-            pending = nil
+        guard let lines = stream(.survey(seconds: seconds)) else { return 1 }
+        while let line = lines.next() {
             guard let value = try? JSONValue(parsing: line) else { continue }
             switch value["class"]?.stringValue {
             case "PROGRESS":
@@ -86,6 +78,33 @@ public struct ControlClient {
         if Self.className(line) == "ERROR" { return fail(line) }
         printOut(line)
         return 0
+    }
+
+    /// Sends `request` and waits for the first line of its answer within ``timeout``; the lines that follow are
+    /// waited for as long as they take. `nil` (with the reason printed) when there is no first line.
+    private func stream(_ request: ControlRequest) -> AnswerLines? {
+        guard let connection = connect(), send(request, on: connection),
+            let first = firstAnswer(on: connection)
+        else { return nil }
+        connection.limitWaits(to: nil)
+        return AnswerLines(connection: connection, first: first)
+    }
+
+    /// The lines of a streamed answer: the first one, already read, then the rest as they come.
+    private final class AnswerLines {
+        private let connection: Connection
+        private var first: [UInt8]?
+
+        init(connection: Connection, first: [UInt8]) {
+            self.connection = connection
+            self.first = first
+        }
+
+        /// The next line without its newline; `nil` at the end of the stream.
+        func next() -> [UInt8]? {
+            defer { first = nil }
+            return first ?? connection.readLine()
+        }
     }
 
     /// The daemon's first answer, within ``timeout``; says what went wrong when there is none.

@@ -18,6 +18,11 @@ import Testing
         + #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#
         + "\r\n"
 
+    /// The stall of a gpsd on `port` that left `?VERSION;` unanswered, with a silence timeout of 10 s.
+    static func unansweredProbe(port: UInt16) -> String {
+        "gpsd 127.0.0.1:\(port) sent nothing for 10 s and did not answer ?VERSION; within 10 s (stalled)"
+    }
+
     /// A peer that sends `greeting` on each connection and then nothing, and tells `requests` every request line
     /// it is sent.
     static func silentPeer(after greeting: [UInt8], requests: AsyncStream<String>.Continuation) throws -> LoopbackPeer {
@@ -56,9 +61,7 @@ import Testing
 
         let (attempt, reason, retryIn) = try #require(await states.nextReconnect())
         #expect(attempt == 1)
-        #expect(
-            reason == "gpsd 127.0.0.1:\(peer.port) sent nothing for 10 s and did not answer ?VERSION; within 10 s "
-                + "(stalled)")
+        #expect(reason == Self.unansweredProbe(port: peer.port))
         #expect(manager.lastProblem == reason)
         #expect(clock.now == TestClock.Instant(offset: .seconds(20)))
         await clock.sleepers(atLeast: 1)
@@ -92,9 +95,7 @@ import Testing
         await clock.advance(by: .seconds(10))
         let (attempt, reason, retryIn) = try #require(await states.nextReconnect())
         #expect(attempt == 1)
-        #expect(
-            reason == "gpsd 127.0.0.1:\(peer.port) sent nothing for 10 s and did not answer ?VERSION; within 10 s "
-                + "(stalled)")
+        #expect(reason == Self.unansweredProbe(port: peer.port))
         // The next connection delivers again, on the same stream.
         await clock.sleepers(atLeast: 2)
         await clock.advance(by: retryIn)
