@@ -55,11 +55,10 @@ public final class ByteChannel: Sendable {
     /// The baud rates ``ByteSource/serial(path:baud:)`` accepts: 4800 to 921600.
     public static var supportedBaudRates: [Int] { SerialPort.supportedBaudRates.map(\.rate) }
 
-    /// Writes all of `bytes`, waiting at most `timeout` for the peer to accept them; concurrent writes do not
-    /// interleave. A write to a closed TCP peer throws (it never raises SIGPIPE).
+    /// Writes all of `bytes`, waiting at most `timeout` each time the peer accepts nothing more (the kernel times
+    /// the wait); concurrent writes do not interleave. A write to a closed TCP peer throws (it never raises SIGPIPE).
     public func write(_ bytes: [UInt8], timeout: Duration = .seconds(5)) throws(SourceError) {
         try writeLock.withLock { (_: inout ()) throws(SourceError) in
-            let deadline = ContinuousClock.now.advanced(by: timeout)
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { raw in
@@ -78,14 +77,14 @@ public final class ByteChannel: Sendable {
                     throw SourceError(.write, source: source.description, errorNumber: code)
                 }
                 if code == EINTR { continue }
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                guard remaining > .zero else {
+                var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                var ready = poll(&pfd, 1, PollTimeout.milliseconds(timeout))
+                while ready < 0, errno == EINTR { ready = poll(&pfd, 1, PollTimeout.milliseconds(timeout)) }
+                guard ready != 0 else {
                     throw SourceError(
                         .write, source: source.description, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)"
                     )
                 }
-                var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&pfd, 1, PollTimeout.milliseconds(remaining))
             }
         }
     }

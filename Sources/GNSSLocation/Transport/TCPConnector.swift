@@ -1,6 +1,9 @@
 import Glibc
 
-/// Non-blocking TCP connection with an overall deadline, trying every address a name resolves to.
+/// Non-blocking TCP connection, trying every address a name resolves to, each for at most the timeout.
+///
+/// The kernel times each attempt (`poll(2)`'s timeout): nothing here reads a clock, so the registry's clock stays
+/// the only one the location code decides by.
 enum TCPConnector {
     static func connect(host: String, port: UInt16, timeout: Duration) throws(SourceError) -> Int32 {
         let name = ByteSource.tcp(host: host, port: port).description
@@ -15,7 +18,6 @@ enum TCPConnector {
             throw SourceError(.resolve, source: host, reason: String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(first) }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
         var lastError = SourceError(.connect, source: name, errorNumber: EADDRNOTAVAIL)
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let address = next {
@@ -27,7 +29,7 @@ enum TCPConnector {
                 lastError = SourceError(.connect, source: name, errorNumber: errno)
                 continue
             }
-            if let failure = attempt(fd, address.pointee, deadline: deadline, timeout: timeout, name: name) {
+            if let failure = attempt(fd, address.pointee, timeout: timeout, name: name) {
                 Glibc.close(fd)
                 lastError = failure
                 if failure.errorNumber == ETIMEDOUT { break }
@@ -43,24 +45,23 @@ enum TCPConnector {
 
     /// Connects `fd` to one address; `nil` on success.
     private static func attempt(
-        _ fd: Int32, _ address: addrinfo, deadline: ContinuousClock.Instant, timeout: Duration, name: String
+        _ fd: Int32, _ address: addrinfo, timeout: Duration, name: String
     ) -> SourceError? {
         if Glibc.connect(fd, address.ai_addr, address.ai_addrlen) == 0 { return nil }
         guard errno == EINPROGRESS || errno == EINTR else {
             return SourceError(.connect, source: name, errorNumber: errno)
         }
         while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else {
-                return SourceError(.connect, source: name, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)")
-            }
             var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&pfd, 1, PollTimeout.milliseconds(remaining))
+            let ready = poll(&pfd, 1, PollTimeout.milliseconds(timeout))
             if ready < 0 {
+                // Interrupted: wait again (the threads that connect block the signals the daemon handles).
                 if errno == EINTR { continue }
                 return SourceError(.connect, source: name, errorNumber: errno)
             }
-            if ready == 0 { continue }
+            if ready == 0 {
+                return SourceError(.connect, source: name, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)")
+            }
             var code: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else {
