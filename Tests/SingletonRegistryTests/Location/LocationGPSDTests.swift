@@ -118,10 +118,14 @@ import Testing
             FixReader(manager.updates(bufferSize: 1_000)), FixReader(manager.updates(bufferSize: 1_000)),
         ]
         try await manager.start(.gpsd(host: "127.0.0.1", port: port))
-        // Read until a timed position arrived (gpsd's first reports of a log have none).
-        while !streams[0].fixes.contains(where: { $0.time != nil && $0.latitude != nil }) {
-            #expect(await streams[0].read(1).count == 1)
-        }
+        // Read until a timed position arrived (gpsd's first reports of a log have none); a stream that ends first
+        // fails the test once instead of spinning until the time limit.
+        while !streams[0].fixes.contains(where: { $0.time != nil && $0.latitude != nil }),
+            await streams[0].read(1).count == 1
+        {}
+        try #require(
+            streams[0].fixes.contains(where: { $0.time != nil && $0.latitude != nil }),
+            "no timed position from the first gpsd: \(first.errorOutput)")
         await streams[1].read(streams[0].fixes.count)
         await states.next { $0.name == "waiting" }
 
