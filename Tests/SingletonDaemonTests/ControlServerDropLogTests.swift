@@ -30,10 +30,9 @@ import Testing
                 close(fd)
             }
             requests += count
-            // Polls pace the waits for events the server does not announce; the suite's time limit catches a hang.
-            while await gate.arrived < requests { try await Task.sleep(for: .milliseconds(5)) }
+            await gate.untilArrived(requests)
             await gate.set(open: true)
-            while server.clientCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+            await server.untilNoClients()
             await gate.set(open: false)
         }
 
@@ -56,10 +55,20 @@ import Testing
         private var isOpen = false
         private var waiters: [CheckedContinuation<Void, Never>] = []
 
+        private var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
         func wait() async {
             arrived += 1
+            for watcher in arrivalWatchers where watcher.count <= arrived { watcher.continuation.resume() }
+            arrivalWatchers.removeAll { $0.count <= arrived }
             guard !isOpen else { return }
             await withCheckedContinuation { waiters.append($0) }
+        }
+
+        /// Returns once `count` requests have reached the gate.
+        func untilArrived(_ count: Int) async {
+            guard arrived < count else { return }
+            await withCheckedContinuation { arrivalWatchers.append((count, $0)) }
         }
 
         func set(open: Bool) {
