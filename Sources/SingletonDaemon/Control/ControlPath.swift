@@ -23,7 +23,7 @@ public enum ControlPath {
     /// The directory the default path lives in when there is no `$XDG_RUNTIME_DIR`: `/tmp/singletond-UID`, which
     /// anyone could create first, so the daemon and the client check it (``checkPrivate(_:create:)``); `nil` when
     /// `$XDG_RUNTIME_DIR` (private by construction) applies.
-    public static func privateDirectory(environment: [String: String], userID: UInt32) -> String? {
+    package static func privateDirectory(environment: [String: String], userID: UInt32) -> String? {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return nil }
         return "/tmp/singletond-\(userID)"
     }
@@ -33,7 +33,7 @@ public enum ControlPath {
     ///
     /// A directory another user made first (to put a socket of their own where the daemon's would be) is refused,
     /// never used or removed.
-    public static func checkPrivate(_ directory: String, create: Bool) -> String? {
+    package static func checkPrivate(_ directory: String, create: Bool) -> String? {
         if create, mkdir(directory, 0o700) != 0, errno != EEXIST {
             return "cannot create \(directory): \(String(cString: strerror(errno)))"
         }
