@@ -6,13 +6,13 @@ import Testing
 
 /// The built `singletond` binary as users run it: a child process, its output, its control socket, its signals.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonEndToEndTests {
-    private func json(_ line: String?) -> JSONValue? {
+    func json(_ line: String?) -> JSONValue? {
         guard let line else { return nil }
         return try? JSONValue(parsing: line)
     }
 
     /// Starts the demo daemon on a socket in `directory` and waits until it is ready and has written a fix.
-    private func startDemo(
+    func startDemo(
         in directory: TemporaryDirectory, extra: [String] = [], environment: [String: String] = [:]
     ) async throws -> (DaemonProcess, String) {
         let control = directory.file("c.sock")

@@ -18,8 +18,8 @@ import Testing
             return count
         }
 
-        func job(named name: String = "gated") -> LongTask<Int> {
-            LongTask(name: name) { _ in try await self.body() }
+        func job(named name: String = "gated", parameters: some Hashable & Sendable = "") -> LongTask<Int> {
+            LongTask(name: name, parameters: parameters) { _ in try await self.body() }
         }
 
         func waitUntilStarted() async {

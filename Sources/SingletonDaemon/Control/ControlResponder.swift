@@ -54,10 +54,34 @@ public struct ControlResponder: Sendable {
         }
     }
 
-    /// Runs (or joins) a survey, streaming `PROGRESS` lines to the client, then sends the `SURVEY` result.
+    /// The refusal of a survey while another job runs: what runs, how long it has left, and what the client can do.
+    static func busyMessage(name: String, parameters: any Hashable & Sendable, progress: Double) -> String {
+        guard let survey = parameters as? SurveyJob.Parameters else {
+            return "\(LongTaskError.busy(name: name, parameters: parameters, progress: progress)); try again later"
+        }
+        let left = Int((survey.seconds * (1 - progress)).rounded(.up))
+        return "a survey of \(survey) is running, about \(left) s left: ask for the same survey to join it, "
+            + "or cancel it first"
+    }
+
+    /// Runs a survey, or joins the same survey if it runs, streaming `PROGRESS` lines to the client, then sends the
+    /// `SURVEY` result. A survey of other parameters while one runs is refused with an `ERROR` naming the running one;
+    /// the server cancels the request when the client leaves, and a survey nobody awaits any more is cancelled.
+    @RegistryActor
     private func survey(seconds: Double, connection: ControlConnection) async {
-        let manager = await appSingletons.longTaskManager
-        let changes = await manager.stateChanges()
+        let manager = appSingletons.longTaskManager
+        let job = SurveyJob.make(seconds: seconds, logger: logger)
+        logger.info("control: client \(connection.id) asks for a survey of \(seconds) s")
+        // The refusal is decided before subscribing, and the run is admitted in the same turn of the actor (a call on
+        // the actor it is isolated to does not suspend), so every running "survey" state that follows is the run
+        // this client started or joined.
+        if case .busy(let name, let parameters, let fraction) = manager.refusal(of: job, whenBusy: .joinOrRefuse) {
+            connection.send(
+                JSONObjectWriter.error(Self.busyMessage(name: name, parameters: parameters, progress: fraction)))
+            logger.info("control: client \(connection.id) refused: a survey of other parameters runs")
+            return
+        }
+        let changes = manager.stateChanges()
         // Forwards the survey's progress until it leaves the running state, so that every PROGRESS line goes out
         // before the result.
         let progress = Task {
@@ -75,16 +99,18 @@ public struct ControlResponder: Sendable {
                 connection.send(writer.finish())
             }
         }
-        logger.info("control: client \(connection.id) asks for a survey of \(seconds) s")
         do {
-            let result = try await manager.run(SurveyJob.make(seconds: seconds, logger: logger))
+            let result = try await manager.run(job, whenBusy: .joinOrRefuse)
             await progress.value
             connection.send(result.jsonLine)
         } catch {
             progress.cancel()
             let message =
-                error is CancellationError
-                ? "the survey was cancelled before it started" : "the survey failed: \(error)"
+                if error is CancellationError {
+                    Task.isCancelled ? "the request was cancelled" : "the survey was cancelled before it started"
+                } else {
+                    "the survey failed: \(error)"
+                }
             connection.send(JSONObjectWriter.error(message))
         }
     }

@@ -185,10 +185,15 @@ extension ControlServer {
         let now = timeline.now
         var refused = 0
         var emptied: [CheckedContinuation<Void, Never>] = []
+        var abandoned: [Task<Void, Never>] = []
         let handler = state.withLock { state -> Handler? in
             for id in Array(state.clients.keys) {
                 var client = state.clients[id]!
                 defer { state.clients[id] = client }
+                if client.isGone, let request = client.request {
+                    abandoned.append(request)
+                    client.request = nil
+                }
                 // A client whose replies back up gets no new request served until it reads them: its requests wait
                 // in its input, then in the kernel, and its writes block. It is never dropped for pipelining; only
                 // a watcher that does not read is.
@@ -234,6 +239,7 @@ extension ControlServer {
             return state.handler
         }
         reportRefusals(refused)
+        for request in abandoned { request.cancel() }
         for waiter in emptied { waiter.resume() }
         for (id, fd, reason) in closed {
             close(fd)
@@ -247,10 +253,16 @@ extension ControlServer {
         for (id, request) in requests {
             let connection = ControlConnection(id: id, server: self)
             logger.debug("control: client \(id) asks \(request)")
-            Task {
+            let task = Task {
                 await handler(request, connection)
                 self.requestFinished(id)
             }
+            let gone = state.withLock { state -> Bool in
+                guard state.clients[id]?.busy == true else { return false }
+                state.clients[id]!.request = task
+                return state.clients[id]!.isGone
+            }
+            if gone { task.cancel() }
         }
     }
 
@@ -271,7 +283,10 @@ extension ControlServer {
     }
 
     func requestFinished(_ id: Int) {
-        state.withLock { state in state.clients[id]?.busy = false }
+        state.withLock { state in
+            state.clients[id]?.busy = false
+            state.clients[id]?.request = nil
+        }
         wake()
     }
 

@@ -31,6 +31,11 @@ public final class ControlServer: Sendable {
         var endOfInput = false
         var hungUp = false
         var dropReason: String?
+        /// The request in flight, cancelled when the client hangs up or is dropped: nobody is left to answer.
+        var request: Task<Void, Never>?
+
+        /// Whether nobody can read this client's replies any more.
+        var isGone: Bool { hungUp || dropReason != nil }
     }
 
     struct State {

@@ -8,8 +8,9 @@ import Observation
 ///   ``progress``;
 /// - as an `AsyncSequence` of every transition, in order, from ``stateChanges()``.
 ///
-/// Jobs run one at a time: ``run(_:)`` of a job while another runs waits for it, and a job with the same name as
-/// a running or queued one joins that run instead of starting another.
+/// Jobs run one at a time, in the order they were asked for. A caller chooses what happens while others run
+/// (``LongTaskAdmission``): queue a new run, or join the run of the same job, and otherwise queue or be refused. A run
+/// lasts while somebody awaits it: when every caller that started or joined it has been cancelled, it is cancelled.
 @Observable
 @RegistryActor
 open class LongTaskManager: ManagedSingleton {
@@ -26,17 +27,8 @@ open class LongTaskManager: ManagedSingleton {
     /// The progress of the current or last job (0...1).
     public var progress: Double { state.progress }
 
-    /// A run that is queued or running.
-    private struct Run {
-        let id: Int
-        let name: String
-        let task: any Sendable
-        let cancel: @Sendable () -> Void
-        let wait: @Sendable () async -> Void
-    }
-
     @ObservationIgnored private let changes = Broadcaster<LongTaskState>()
-    @ObservationIgnored private var runs: [Run] = []
+    @ObservationIgnored private var runs: [any LongTaskRunning] = []
     @ObservationIgnored private var runningID: Int?
     @ObservationIgnored private var nextID = 0
 
@@ -45,36 +37,35 @@ open class LongTaskManager: ManagedSingleton {
         self._defaultJob = defaultJob
     }
 
-    /// Runs the ``defaultJob``, or joins its run if it runs already.
+    /// Runs the ``defaultJob``, or joins its run if it runs or waits already.
     ///
-    /// - Throws: ``LongTaskError/noDefaultJob`` without a default job; otherwise what the job throws, including
-    ///   `CancellationError` when it is cancelled.
+    /// - Throws: ``LongTaskError/noDefaultJob`` without a default job; otherwise what ``run(_:whenBusy:)`` throws.
     open func doLongTask() async throws {
         guard let defaultJob else { throw LongTaskError.noDefaultJob }
-        try await run(defaultJob)
+        try await run(defaultJob, whenBusy: .joinOrQueue)
     }
 
-    /// Runs `job` after the jobs before it, or joins the run of a running or queued job with the same name.
+    /// Runs `job` after the jobs before it, or joins a run of the same job, as `admission` says; returns its output.
     ///
     /// The job's work runs off ``RegistryActor``; the actor stays free to answer state reads while it computes.
-    /// Cancelling the calling task does not cancel the job (other callers may await it); use ``cancel()``.
+    /// Cancelling the calling task stops this caller's wait at once (it throws `CancellationError`), and cancels the
+    /// run when no other caller awaits it; ``cancel()`` cancels the running job for everyone.
+    ///
+    /// - Throws: ``LongTaskError/busy(name:parameters:progress:)`` when `admission` is
+    ///   ``LongTaskAdmission/joinOrRefuse`` and another job runs or waits;
+    ///   ``LongTaskError/outputMismatch(name:running:requested:)`` when a run with the job's name and parameters
+    ///   produces another type; otherwise what the job throws, including `CancellationError` when it is cancelled.
     @discardableResult
-    open func run<Output: Sendable>(_ job: LongTask<Output>) async throws -> Output {
-        if let joined = runs.last(where: { $0.name == job.name })?.task as? Task<Output, any Error> {
-            return try await joined.value
+    open func run<Output: Sendable>(
+        _ job: LongTask<Output>, whenBusy admission: LongTaskAdmission = .queue
+    ) async throws -> Output {
+        let run = try admit(job, admission)
+        let waiter = run.addWaiter()
+        return try await withTaskCancellationHandler {
+            try await run.value(for: waiter)
+        } onCancel: {
+            Task { @RegistryActor in run.removeWaiter(waiter) }
         }
-        let id = nextID
-        nextID += 1
-        let previous = runs.last?.wait
-        let task = Task<Output, any Error> {
-            await previous?()
-            return try await self.execute(job, id: id)
-        }
-        runs.append(
-            Run(
-                id: id, name: job.name, task: task, cancel: { task.cancel() },
-                wait: { _ = try? await task.value }))
-        return try await task.value
     }
 
     /// Cancels the running job; it ends as ``LongTaskState/cancelled(name:)`` once its work stops.
@@ -97,7 +88,58 @@ open class LongTaskManager: ManagedSingleton {
     open func shutdown() async {
         let pending = runs
         for run in pending { run.cancel() }
-        for run in pending { await run.wait() }
+        for run in pending { await run.ended() }
+    }
+
+    /// The error ``run(_:whenBusy:)`` would throw now, before running anything, for `job` and `admission`; `nil`
+    /// when it would start, queue or join a run.
+    package func refusal<Output: Sendable>(of job: LongTask<Output>, whenBusy admission: LongTaskAdmission)
+        -> LongTaskError?
+    {
+        do {
+            _ = try joinableRun(of: job, admission)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The run `job` joins, or `nil` for a new one; throws when `admission` refuses it.
+    private func joinableRun<Output: Sendable>(
+        of job: LongTask<Output>, _ admission: LongTaskAdmission
+    ) throws(LongTaskError) -> LongTaskRun<Output>? {
+        if admission != .queue,
+            let same = runs.last(where: {
+                $0.name == job.name && LongTaskParameters.equal($0.parameters, job.parameters)
+            })
+        {
+            guard let run = same as? LongTaskRun<Output> else {
+                throw LongTaskError.outputMismatch(
+                    name: job.name, running: same.outputTypeName, requested: "\(Output.self)")
+            }
+            return run
+        }
+        if admission == .joinOrRefuse, let first = runs.first {
+            let progress = first.id == runningID ? state.progress : 0
+            throw LongTaskError.busy(name: first.name, parameters: first.parameters, progress: progress)
+        }
+        return nil
+    }
+
+    /// The run `job` joins or a new one, as `admission` says.
+    private func admit<Output: Sendable>(
+        _ job: LongTask<Output>, _ admission: LongTaskAdmission
+    ) throws -> LongTaskRun<Output> {
+        if let joined = try joinableRun(of: job, admission) { return joined }
+        let run = LongTaskRun(id: nextID, job: job)
+        nextID += 1
+        let previous = runs.last
+        run.start {
+            await previous?.ended()
+            return try await self.execute(job, id: run.id)
+        }
+        runs.append(run)
+        return run
     }
 
     private func execute<Output: Sendable>(_ job: LongTask<Output>, id: Int) async throws -> Output {
