@@ -14,14 +14,29 @@ import SingletonRegistry
 /// `appSingletons` on ``SingletonRegistry/RegistryActor``.
 public enum Daemon {
     /// Runs the daemon and returns its exit status: 0 after a graceful shutdown, 1 when something it needs cannot
-    /// be opened. A shutdown that takes longer than ``RunOptions/stopTimeout`` exits the process with status 1.
+    /// be opened. A shutdown that takes longer than ``RunOptions/stopTimeout`` from the first SIGTERM or SIGINT
+    /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
-    /// Signals reach it only in a process whose threads all block them: run it through
+    /// Signals reach `signals` only in a process whose threads all block them: run it through
     /// ``Singletond/runProcess(_:)``.
-    public static func run(_ options: RunOptions, environment: [String: String]) async -> Int32 {
+    public static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32 {
         let logger = Logger(
             minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))
-        let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
+        let notify = SDNotify(environment: environment)
+        // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is
+        // armed, so a startup step that does not return cannot keep the daemon from ending.
+        let firstSignal = Task {
+            var signalled = signals.terminations.makeAsyncIterator()
+            guard let signo = await signalled.next() else { return SIGTERM }
+            logger.info("\(SignalHandler.name(of: signo)): shutting down")
+            notify.stopping()
+            let stopTimeout = options.stopTimeout
+            StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
+                logger.error("shutdown took longer than \(stopTimeout); exiting now")
+                _exit(1)
+            }
+            return signo
+        }
         let output: FixOutput
         do {
             output = try FixOutput(path: options.output, logger: logger, clock: await appSingletons.clock)
@@ -29,12 +44,10 @@ public enum Daemon {
             logger.error("\(error)")
             return 1
         }
-        let signals = SignalHandler(
-            terminate: { terminated.yield($0) },
-            hangUp: {
-                logger.info("SIGHUP: reopening the output")
-                output.reopen()
-            })
+        signals.onHangUp {
+            logger.info("SIGHUP: reopening the output")
+            output.reopen()
+        }
         defer { signals.cancel() }
 
         let controlPath = ControlPath.resolve(options.control, environment: environment, userID: getuid())
@@ -54,7 +67,6 @@ public enum Daemon {
             return 1
         }
         let source = locationSource(for: options.source)
-        let notify = SDNotify(environment: environment)
 
         await compose(defaultSurveySeconds: options.surveySeconds, logger: logger)
         let location = await appSingletons.locationManager
@@ -68,8 +80,11 @@ public enum Daemon {
 
         do {
             try await appSingletons.start()
-            logger.info("opening \(source)")
-            try await location.start(source)
+            // A signal that came during startup: the source is not opened, and the shutdown below follows at once.
+            if !signals.terminationRequested {
+                logger.info("opening \(source)")
+                try await location.start(source)
+            }
         } catch {
             logger.error("cannot open \(source): \(error)")
             forwarder.cancel()
@@ -80,29 +95,25 @@ public enum Daemon {
             return 1
         }
 
-        let responder = ControlResponder(
-            source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger, server: server)
-        server.start { request, connection in await responder.respond(to: request, on: connection) }
-        let summary = await StatusReport.take(source: source.description, clients: (0, 0)).summary
-        notify.ready(status: summary)
-        logger.info(
-            "singletond \(Singletond.version) ready: \(source), control socket \(controlPath), "
-                + "output \(options.output == "-" ? "standard output" : options.output)")
-        let watchdog = Watchdog.interval(environment: environment, processID: getpid()).map { interval in
-            logger.debug("watchdog: pinging systemd every \(interval)")
-            return Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }
+        // Nor is a daemon signalled during startup announced ready.
+        var watchdog: Task<Void, Never>?
+        if !signals.terminationRequested {
+            let responder = ControlResponder(
+                source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
+                server: server)
+            server.start { request, connection in await responder.respond(to: request, on: connection) }
+            let summary = await StatusReport.take(source: source.description, clients: (0, 0)).summary
+            notify.ready(status: summary)
+            logger.info(
+                "singletond \(Singletond.version) ready: \(source), control socket \(controlPath), "
+                    + "output \(options.output == "-" ? "standard output" : options.output)")
+            watchdog = Watchdog.interval(environment: environment, processID: getpid()).map { interval in
+                logger.debug("watchdog: pinging systemd every \(interval)")
+                return Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }
+            }
         }
 
-        var iterator = terminations.makeAsyncIterator()
-        let signo = await iterator.next() ?? SIGTERM
-        logger.info("\(SignalHandler.name(of: signo)): shutting down")
-        notify.stopping()
-        let stopTimeout = options.stopTimeout
-        StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
-            logger.error("shutdown took longer than \(stopTimeout); exiting now")
-            _exit(1)
-        }
-
+        _ = await firstSignal.value
         server.stopAccepting()
         watchdog?.cancel()
         await tasks.cancel()

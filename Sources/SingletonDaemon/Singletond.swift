@@ -19,15 +19,20 @@ public enum Singletond {
     /// calls, waits in `sigsuspend(2)` with an empty mask, and the signals would reach that thread rather than the
     /// daemon's signal sources.
     public static func runProcess(_ arguments: [String]) -> Never {
+        var signals: SignalHandler?
         if arguments.first != "decode", case .run = try? CommandLineParser.parse(arguments) {
             SignalHandler.blockSignals()
+            signals = SignalHandler()
         }
-        Task { exit(await main(arguments)) }
+        Task { [signals] in exit(await main(arguments, signals: signals)) }
         while true { pause() }
     }
 
     /// Runs the command line `arguments` (without the program name) and returns the process exit status.
-    public static func main(_ arguments: [String]) async -> Int32 {
+    ///
+    /// `signals` is the process's signal handler when the arguments run the daemon; without one, the daemon makes
+    /// its own.
+    public static func main(_ arguments: [String], signals: SignalHandler? = nil) async -> Int32 {
         switch arguments.first {
         case "decode": return DecodeCommand.run(Array(arguments.dropFirst()))
         default: break
@@ -60,7 +65,8 @@ public enum Singletond {
         default: break
         }
         switch command {
-        case .run(let options): return await Daemon.run(options, environment: environment)
+        case .run(let options):
+            return await Daemon.run(options, environment: environment, signals: signals ?? SignalHandler())
         case .status(let options): return client(options).status()
         case .watch(let options): return client(options).watch()
         case .survey(let seconds, let options): return client(options).survey(seconds: seconds)

@@ -129,3 +129,33 @@ extension DaemonEndToEndTests {
         return .milliseconds((user + system) * 1_000 / ticksPerSecond)
     }
 }
+
+extension DaemonEndToEndTests {
+    /// Whether `pid` blocks SIGTERM: the `SigBlk` mask of `/proc/PID/status`.
+    private func blocksSIGTERM(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+            let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(SIGTERM - 1)) != 0
+    }
+
+    /// A SIGTERM sent the moment `main` has blocked the signals, before the daemon has opened anything, is taken at
+    /// once and ends it cleanly: logged, never announced ready after it, exit 0. The test polls `/proc` for the
+    /// signal mask (the process announces nothing earlier), up to a bound that only catches a hang.
+    @Test func aSignalAtTheFirstMomentOfStartupEndsTheDaemonCleanly() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let daemon = try DaemonProcess(["--demo", "--control", directory.file("c.sock"), "--output", "/dev/null"])
+        defer { daemon.kill() }
+        for _ in 0..<100_000 where !blocksSIGTERM(daemon.pid) { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(blocksSIGTERM(daemon.pid), "the daemon never blocked SIGTERM: \(daemon.stderr.history)")
+        daemon.signal(SIGTERM)
+        let status = await daemon.exitStatus()
+        let log = await daemon.stderr.rest()
+        #expect(status == 0, "\(log)")
+        let signalled = try #require(log.firstIndex { $0.contains("SIGTERM: shutting down") }, "\(log)")
+        #expect(!log[signalled...].contains { $0.contains(" ready: ") }, "announced ready after the signal: \(log)")
+        #expect(log.last?.contains("stopped") == true, "\(log)")
+    }
+}

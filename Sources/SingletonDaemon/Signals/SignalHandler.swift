@@ -6,15 +6,21 @@ import Synchronization
     import Glibc
 #endif
 
-/// Turns SIGTERM, SIGINT and SIGHUP into callbacks, with Dispatch signal sources rather than signal handlers.
+/// Turns SIGTERM, SIGINT and SIGHUP into events, with Dispatch signal sources rather than signal handlers.
 ///
 /// The signals must be blocked in every thread of the process: ``Singletond/runProcess(_:)`` calls
-/// ``blockSignals()`` on the main thread before any other thread exists. SIGPIPE is ignored (a client or reader
-/// that leaves makes writes fail with EPIPE instead). The first SIGTERM or SIGINT calls `terminate`; a second one
-/// exits at once with 128 + the signal number, for when a graceful shutdown hangs.
+/// ``blockSignals()`` on the main thread before any other thread exists, and creates the handler right after, so that
+/// a signal is handled from the first moment of the daemon's startup. SIGPIPE is ignored (a client or reader that
+/// leaves makes writes fail with EPIPE instead). The first SIGTERM or SIGINT arrives in ``terminations``; a second one
+/// exits at once with 128 + the signal number, for when a startup or a graceful shutdown hangs. SIGHUP calls the
+/// handler set with ``onHangUp(_:)``, and does nothing before one is set.
 public final class SignalHandler: Sendable {
     private let sources = ObservedMutex<[any DispatchSourceSignal]>([])
-    private let terminations = Atomic<Int>(0)
+    private let hangUp = ObservedMutex<(@Sendable () -> Void)?>(nil)
+    private let terminationCount = Atomic<Int>(0)
+
+    /// The first SIGTERM or SIGINT, by number; it buffers the signal until somebody reads it.
+    public let terminations: AsyncStream<Int32>
 
     /// The signals the handler takes.
     static let handled = [SIGTERM, SIGINT, SIGHUP]
@@ -34,28 +40,37 @@ public final class SignalHandler: Sendable {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Installs the sources; `terminate` gets the signal number, `hangUp` is called for SIGHUP.
-    public init(
-        terminate: @escaping @Sendable (Int32) -> Void, hangUp: @escaping @Sendable () -> Void
-    ) {
+    /// Installs the sources.
+    public init() {
+        let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
+        self.terminations = terminations
         let queue = DispatchQueue(label: "singletond.signals")
         signal(SIGPIPE, SIG_IGN)
         sources.withLock { sources in
             for signo in Self.handled {
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)
                 if signo == SIGHUP {
-                    source.setEventHandler { hangUp() }
+                    source.setEventHandler { self.hangUp.withLock { $0 }?() }
                 } else {
                     source.setEventHandler {
-                        let n = self.terminations.wrappingAdd(1, ordering: .relaxed).newValue
+                        let n = self.terminationCount.wrappingAdd(1, ordering: .relaxed).newValue
                         if n > 1 { _exit(128 + signo) }
-                        terminate(signo)
+                        terminated.yield(signo)
+                        terminated.finish()
                     }
                 }
                 source.resume()
                 sources.append(source)
             }
         }
+    }
+
+    /// Whether a SIGTERM or SIGINT has arrived.
+    public var terminationRequested: Bool { terminationCount.load(ordering: .relaxed) > 0 }
+
+    /// Makes SIGHUP call `handler`, on the handler's queue.
+    public func onHangUp(_ handler: @escaping @Sendable () -> Void) {
+        hangUp.withLock { $0 = handler }
     }
 
     /// Cancels the sources; the signals stay blocked.
