@@ -19,7 +19,8 @@ public enum Daemon {
     ///
     /// Signals reach `signals` only in a process whose threads all block them: run it through
     /// ``Singletond/runProcess(_:)``.
-    public static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32 {
+    public static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
+    {
         let logger = Logger(
             minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))
         let notify = SDNotify(environment: environment)
