@@ -162,21 +162,38 @@ import Testing
         await manager.stop()
     }
 
-    /// On the live clock: a frozen test clock cannot tell a peer that is silent from bytes still in flight over
-    /// loopback, and this test is about how the stall is named. One second of silence, twice, after a megabyte
-    /// that loopback delivers in milliseconds (README, Reliability).
-    @Test @RegistryActor
+    /// A megabyte without a line end, then silence. The clock stays frozen until the kernel says every byte has
+    /// been read (the peer's writes returned, and both ends of the connection have empty queues in `/proc/net/tcp`):
+    /// before that, a silence the watch times could be bytes still in flight over loopback. Then each time the watch
+    /// sleeps, the clock jumps a timeout, until the manager gives the connection up; how many jumps that takes
+    /// depends on where the reader was, the reason does not.
+    @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func aMegabyteLineThatNeverEndsIsAStallNamedAsSuch() async throws {
-        let (_, requested) = AsyncStream.makeStream(of: String.self)
+        let clock = try #require(appSingletons.clock as? TestClock)
+        let (written, wrote) = AsyncStream.makeStream(of: Void.self)
         let unended = Array(Self.banner.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
-        let peer = try Self.silentPeer(after: unended, requests: requested)
+        let peer = try LoopbackPeer { connection in
+            try? writeAll(connection, unended)
+            wrote.yield()
+            LoopbackPeer.serveRequests(connection) { _ in nil }
+        }
         defer { peer.close() }
         let manager = LocationManager()
-        manager.silenceTimeout = .seconds(1)
+        manager.silenceTimeout = .seconds(10)
         var states = StateWatch(manager)
         try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
 
+        for await _ in written { break }
+        try await LoopbackQueues.untilDrained(port: peer.port)
+        let driver = Task {
+            while !Task.isCancelled {
+                await clock.sleepers(atLeast: 1)
+                await clock.advance(by: .seconds(10))
+            }
+        }
+        defer { driver.cancel() }
         let reason = try #require(await states.nextReconnectReason())
+        driver.cancel()
         #expect(
             reason.hasSuffix(
                 "(stalled); last problem: gpsd sent a line of 1048576 bytes without an end, over the 10240-byte limit; "

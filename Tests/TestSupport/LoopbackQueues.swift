@@ -1,0 +1,46 @@
+import Glibc
+import Testing
+
+/// The kernel's view of TCP connections on loopback: whether bytes sent are still waiting somewhere.
+package enum LoopbackQueues {
+    /// Returns once every IPv4 TCP socket on 127.0.0.1:`port` or connected to it has an empty send and receive queue
+    /// (`tx_queue:rx_queue` of `/proc/net/tcp`): everything written on those connections has been read. It polls,
+    /// since the kernel announces nothing, every millisecond for at most a minute, a bound that only catches a hang.
+    package static func untilDrained(port: UInt16) async throws {
+        for _ in 0..<60_000 {
+            if try queuedBytes(port: port) == 0 { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record("bytes on 127.0.0.1:\(port) still queued after a minute")
+    }
+
+    /// The bytes queued, sent or received, on the sockets of 127.0.0.1:`port` and those connected to it.
+    package static func queuedBytes(port: UInt16) throws -> Int {
+        let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0, "/proc/net/tcp: \(String(cString: strerror(errno)))")
+        defer { close(fd) }
+        // /proc reports a size of 0, and one read stops after a page: read to the end.
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while case let count = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), count > 0 {
+            bytes += buffer[0..<count]
+        }
+        // "sl local_address rem_address st tx_queue:rx_queue ...", addresses as HEX_IP:HEX_PORT.
+        let endpoint = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
+        var queued = 0
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(endpoint) || fields[2].hasSuffix(endpoint),
+                fields[3] != "0A"  // a listening socket's rx_queue is its accept backlog
+            else { continue }
+            for queue in fields[4].split(separator: ":") { queued += Int(queue, radix: 16) ?? 0 }
+        }
+        return queued
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
