@@ -77,7 +77,8 @@ import Testing
 
         let pipeOutput = TemporaryDirectory.uniquePath("gpspipe.json")
         defer { unlink(pipeOutput) }
-        let pipe = try ChildProcess(gpspipe, ["-w", "-n", "\(Self.pipeReports)", "-o", pipeOutput, "127.0.0.1:\(port)"])
+        let pipe = try ChildProcess(
+            gpspipe, ["-w", "-n", "\(Self.pipeReports)", "-o", pipeOutput, "127.0.0.1:\(port)"])
         defer { pipe.kill() }
         #expect(await pipe.wait() == .exited(0))
         var framer = GPSDLineFramer()
