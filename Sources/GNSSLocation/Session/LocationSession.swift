@@ -1,5 +1,4 @@
 import GNSSProtocol
-import Glibc
 import SingletonRegistry
 
 /// Runs one ``LocationSource`` for a ``LocationManager``.
@@ -222,9 +221,7 @@ struct LocationSession: Sendable {
     }
 
     static func wallClockMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+        System.wallClockMilliseconds()
     }
 }
 

@@ -22,7 +22,7 @@ public final class ByteChannel: Sendable {
     }
 
     deinit {
-        if ownsDescriptor { Glibc.close(fileDescriptor) }
+        if ownsDescriptor { System.close(fileDescriptor) }
     }
 
     /// Opens a source: connects to a TCP server (giving up after `connectTimeout`), opens a file or FIFO, takes
@@ -36,11 +36,14 @@ public final class ByteChannel: Sendable {
             let fd = try TCPConnector.connect(host: host, port: port, timeout: connectTimeout)
             return ByteChannel(source: source, fileDescriptor: fd, ownsDescriptor: true, isSocket: true)
         case .file(let path):
-            let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw SourceError(.open, source: path, errorNumber: errno) }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                Glibc.close(fd)
+            let fd: Int32
+            do {
+                fd = try System.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            } catch {
+                throw SourceError(.open, source: path, errorNumber: error.code)
+            }
+            if let info = try? System.status(of: fd), info.st_mode & S_IFMT == S_IFDIR {
+                System.close(fd)
                 throw SourceError(.open, source: path, errorNumber: EISDIR)
             }
             return ByteChannel(source: source, fileDescriptor: fd, ownsDescriptor: true, isSocket: false)
@@ -62,24 +65,21 @@ public final class ByteChannel: Sendable {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { raw in
-                    let start = raw.baseAddress! + offset
-                    let count = raw.count - offset
-                    return isSocket
-                        ? send(fileDescriptor, start, count, Int32(MSG_NOSIGNAL))
-                        : Glibc.write(fileDescriptor, start, count)
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                    return Result { () throws(Errno) -> Int in
+                        try isSocket ? System.send(fileDescriptor, rest) : System.write(fileDescriptor, rest)
+                    }
                 }
-                if written >= 0 {
-                    offset += written
+                do throws(Errno) {
+                    offset += try written.get()
                     continue
+                } catch  where error.code == EAGAIN || error.code == EWOULDBLOCK {
+                    // The peer takes nothing more for now: wait until it does, for at most `timeout`.
+                } catch {
+                    throw SourceError(.write, source: source.description, errorNumber: error.code)
                 }
-                let code = errno
-                guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
-                    throw SourceError(.write, source: source.description, errorNumber: code)
-                }
-                if code == EINTR { continue }
-                var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                var ready = poll(&pfd, 1, PollTimeout.milliseconds(timeout))
-                while ready < 0, errno == EINTR { ready = poll(&pfd, 1, PollTimeout.milliseconds(timeout)) }
+                var descriptors = [pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)]
+                let ready = try? System.poll(&descriptors, timeout: PollTimeout.milliseconds(timeout))
                 guard ready != 0 else {
                     throw SourceError(
                         .write, source: source.description, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)"

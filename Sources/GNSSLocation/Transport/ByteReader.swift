@@ -125,30 +125,36 @@ public final class ByteReader: Sendable {
             fds[0].revents = 0
             fds[1].revents = 0
             silenceWatch?.waiting()
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return .failed(SourceError(.read, source: name, errorNumber: errno))
+            do throws(Errno) {
+                _ = try System.poll(&fds, timeout: -1)
+            } catch {
+                return .failed(SourceError(.read, source: name, errorNumber: error.code))
             }
             if fds[1].revents != 0 { return .stopped }
             let events = Int32(fds[0].revents)
             if events == 0 { continue }
             if events & Int32(POLLNVAL) != 0 { return .failed(SourceError(.read, source: name, errorNumber: EBADF)) }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count: Int
+            do throws(Errno) {
+                count = try buffer.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) -> Int in try System.read(fd, into: raw) }
+                }.get()
+            } catch {
+                switch error.code {
+                case EAGAIN, EWOULDBLOCK:
+                    // Readiness without data; a hang-up or error flag here would otherwise spin.
+                    if events & Int32(POLLHUP | POLLERR) != 0 { return isSerial ? .hangUp : .endOfFile }
+                    continue
+                case EIO where isSerial: return .hangUp
+                default: return .failed(SourceError(.read, source: name, errorNumber: error.code))
+                }
+            }
             if count > 0 {
                 silenceWatch?.received()
                 handler(.data(Array(buffer[0..<count])))
                 continue
             }
-            if count == 0 { return isSerial ? .hangUp : .endOfFile }
-            let code = errno
-            switch code {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK:
-                // Readiness without data; a hang-up or error flag here would otherwise spin.
-                if events & Int32(POLLHUP | POLLERR) != 0 { return isSerial ? .hangUp : .endOfFile }
-            case EIO where isSerial: return .hangUp
-            default: return .failed(SourceError(.read, source: name, errorNumber: code))
-            }
+            return isSerial ? .hangUp : .endOfFile
         }
     }
 }

@@ -18,37 +18,41 @@ enum SerialPort {
                 .configure, source: path, errorNumber: EINVAL,
                 reason: "unsupported baud rate \(baud) (supported: \(rates))")
         }
-        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SourceError(.open, source: path, errorNumber: errno) }
+        let fd: Int32
+        do {
+            fd = try System.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            throw SourceError(.open, source: path, errorNumber: error.code)
+        }
         do throws(SourceError) {
             try configure(fd, path: path, speed: speed)
         } catch {
-            Glibc.close(fd)
+            System.close(fd)
             throw error
         }
         return fd
     }
 
     private static func configure(_ fd: Int32, path: String, speed: speed_t) throws(SourceError) {
-        guard isatty(fd) == 1 else {
+        guard System.isTerminal(fd) else {
             throw SourceError(
                 .configure, source: path, errorNumber: ENOTTY,
                 reason: "not a serial device (\(SourceError.systemMessage(ENOTTY)))")
         }
-        guard ioctl(fd, UInt(TIOCEXCL)) == 0 else { throw SourceError(.configure, source: path, errorNumber: errno) }
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { throw SourceError(.configure, source: path, errorNumber: errno) }
-        cfmakeraw(&settings)
-        settings.c_cflag &= ~tcflag_t(CSIZE | PARENB | CSTOPB) & ~tcflag_t(CRTSCTS)
-        settings.c_cflag |= tcflag_t(CS8 | CLOCAL | CREAD)
-        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
+        do throws(Errno) {
+            try System.makeExclusive(fd)
+            var settings = try System.terminalSettings(fd)
+            try System.makeRaw(&settings, speed: speed)
+            settings.c_cflag &= ~tcflag_t(CSIZE | PARENB | CSTOPB) & ~tcflag_t(CRTSCTS)
+            settings.c_cflag |= tcflag_t(CS8 | CLOCAL | CREAD)
+            withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            // Applying the settings also discards whatever queued up before we owned the port: it is stale.
+            try System.apply(settings, to: fd)
+        } catch {
+            throw SourceError(.configure, source: path, errorNumber: error.code)
         }
-        guard cfsetispeed(&settings, speed) == 0, cfsetospeed(&settings, speed) == 0,
-            tcsetattr(fd, TCSANOW, &settings) == 0
-        else { throw SourceError(.configure, source: path, errorNumber: errno) }
-        // Discard whatever queued up before we owned the port: it is stale.
-        _ = tcflush(fd, TCIOFLUSH)
     }
 }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A failure to open, configure, read or write a ``ByteSource``, with a message that names the source and the
 /// system's reason, for example `cannot open /dev/ttyUSB0: No such file or directory`.
 public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -57,8 +55,6 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The system's text for an `errno` value.
     public static func systemMessage(_ errorNumber: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard strerror_r(errorNumber, &buffer, buffer.count) == 0 else { return "error \(errorNumber)" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        System.errorMessage(errorNumber)
     }
 }

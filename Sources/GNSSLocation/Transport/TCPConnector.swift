@@ -7,37 +7,39 @@ import Glibc
 enum TCPConnector {
     static func connect(host: String, port: UInt16, timeout: Duration) throws(SourceError) -> Int32 {
         let name = ByteSource.tcp(host: host, port: port).description
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            if status == EAI_SYSTEM { throw SourceError(.resolve, source: host, errorNumber: errno) }
-            throw SourceError(.resolve, source: host, reason: String(cString: gai_strerror(status)))
+        let first: UnsafeMutablePointer<addrinfo>
+        switch System.addresses(host: host, port: port) {
+        case .success(let list):
+            first = list
+        case .failure(let failure):
+            if failure.status == EAI_SYSTEM {
+                throw SourceError(.resolve, source: host, errorNumber: failure.errorNumber)
+            }
+            throw SourceError(.resolve, source: host, reason: System.addressErrorMessage(failure.status))
         }
-        defer { freeaddrinfo(first) }
+        defer { System.freeAddresses(first) }
         var lastError = SourceError(.connect, source: name, errorNumber: EADDRNOTAVAIL)
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let address = next {
             next = address.pointee.ai_next
-            let fd = socket(
-                address.pointee.ai_family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue),
-                address.pointee.ai_protocol)
-            guard fd >= 0 else {
-                lastError = SourceError(.connect, source: name, errorNumber: errno)
+            let fd: Int32
+            do {
+                fd = try System.socket(
+                    family: address.pointee.ai_family,
+                    type: Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue),
+                    protocol: address.pointee.ai_protocol)
+            } catch {
+                lastError = SourceError(.connect, source: name, errorNumber: error.code)
                 continue
             }
             if let failure = attempt(fd, address.pointee, timeout: timeout, name: name) {
-                Glibc.close(fd)
+                System.close(fd)
                 lastError = failure
                 if failure.errorNumber == ETIMEDOUT { break }
                 continue
             }
-            var one: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
+            System.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, 1)
+            System.setOption(fd, level: SOL_SOCKET, name: SO_KEEPALIVE, 1)
             return fd
         }
         throw lastError
@@ -47,27 +49,24 @@ enum TCPConnector {
     private static func attempt(
         _ fd: Int32, _ address: addrinfo, timeout: Duration, name: String
     ) -> SourceError? {
-        if Glibc.connect(fd, address.ai_addr, address.ai_addrlen) == 0 { return nil }
-        guard errno == EINPROGRESS || errno == EINTR else {
-            return SourceError(.connect, source: name, errorNumber: errno)
+        do {
+            try System.connect(fd, to: address)
+            return nil
+        } catch  where error.code == EINPROGRESS || error.code == EINTR {
+            // Connecting: wait below.
+        } catch {
+            return SourceError(.connect, source: name, errorNumber: error.code)
         }
-        while true {
-            var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&pfd, 1, PollTimeout.milliseconds(timeout))
-            if ready < 0 {
-                // Interrupted: wait again (the threads that connect block the signals the daemon handles).
-                if errno == EINTR { continue }
-                return SourceError(.connect, source: name, errorNumber: errno)
-            }
-            if ready == 0 {
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
+        do {
+            // Interrupted polls are made again (the threads that connect block the signals the daemon handles).
+            guard try System.poll(&descriptors, timeout: PollTimeout.milliseconds(timeout)) > 0 else {
                 return SourceError(.connect, source: name, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)")
             }
-            var code: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else {
-                return SourceError(.connect, source: name, errorNumber: errno)
-            }
+            let code = try System.pendingSocketError(fd)
             return code == 0 ? nil : SourceError(.connect, source: name, errorNumber: code)
+        } catch {
+            return SourceError(.connect, source: name, errorNumber: error.code)
         }
     }
 }
