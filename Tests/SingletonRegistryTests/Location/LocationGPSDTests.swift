@@ -73,7 +73,12 @@ import Testing
         try await manager.start(.gpsd(host: "127.0.0.1", port: port))
         let timed = { (fix: Fix) in fix.time != nil && fix.latitude != nil }
         while !fixes.fixes.contains(where: timed), await fixes.read(1).count == 1 {}
-        try #require(fixes.fixes.contains(where: timed), "no timed position; gpsfake said: \(fake.errorOutput)")
+        try #require(
+            fixes.fixes.contains(where: timed),
+            """
+            no timed position; the manager is \(manager.state), last problem \(manager.lastProblem ?? "none"); \
+            gpsfake said: \(fake.errorOutput)
+            """)
 
         let pipeOutput = TemporaryDirectory.uniquePath("gpspipe.json")
         defer { unlink(pipeOutput) }
