@@ -148,7 +148,11 @@ extension DaemonEndToEndTests {
         defer { directory.remove() }
         let daemon = try DaemonProcess(["--demo", "--control", directory.file("c.sock"), "--output", "/dev/null"])
         defer { daemon.kill() }
-        for _ in 0..<100_000 where !blocksSIGTERM(daemon.pid) { try await Task.sleep(for: .milliseconds(1)) }
+        var polls = 0
+        while !blocksSIGTERM(daemon.pid), polls < 100_000 {
+            polls += 1
+            try await Task.sleep(for: .milliseconds(1))
+        }
         try #require(blocksSIGTERM(daemon.pid), "the daemon never blocked SIGTERM: \(daemon.stderr.history)")
         daemon.signal(SIGTERM)
         let status = await daemon.exitStatus()
