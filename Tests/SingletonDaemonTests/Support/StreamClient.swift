@@ -5,6 +5,9 @@ import TestSupport
 
 /// A test's connection to a control socket: sends lines and reads lines with a bound on the wait.
 ///
+/// The bound only catches a hang (60 s unless a test names one): a test waits for the line, never for a duration,
+/// and a loaded machine that delays a reply by seconds must not fail it.
+///
 /// Reads block a thread of their own (see ``blocking(_:)``); a client is used by one test task at a time.
 final class StreamClient: Sendable {
     let fd: Int32
@@ -55,12 +58,12 @@ final class StreamClient: Sendable {
     }
 
     /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
-    func readLine(timeout: Double = 10) async -> String? {
+    func readLine(timeout: Double = 60) async -> String? {
         await blocking { self.readLineNow(timeout: timeout) }
     }
 
     /// Reads lines until one contains `text`.
-    func readLine(containing text: String, timeout: Double = 10) async -> String? {
+    func readLine(containing text: String, timeout: Double = 60) async -> String? {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             while let line = self.readLineNow(timeout: max(0.01, deadline.timeIntervalSinceNow)) {
@@ -71,7 +74,7 @@ final class StreamClient: Sendable {
     }
 
     /// Reads until the peer closes; returns whether it did within `timeout` seconds.
-    func readsToEnd(timeout: Double = 10) async -> Bool {
+    func readsToEnd(timeout: Double = 60) async -> Bool {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             while let chunk = self.readChunk(timeout: deadline.timeIntervalSinceNow) {
