@@ -12,7 +12,7 @@ import Testing
 
     @Test @RegistryActor
     func aHundredSubscribersReceiveEveryFixInOrder() async {
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         let count = 500
         let streams = (0..<100).map { _ in manager.updates(bufferSize: count) }
         for n in 0..<count { manager.deliver(Self.fix(n)) }
@@ -29,7 +29,7 @@ import Testing
 
     @Test @RegistryActor
     func aSlowSubscriberLosesItsOldestFixesAndIsToldHowMany() async {
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         let slow = manager.updates(bufferSize: 4)
         // Room for every fix, so that how fast the reader task is scheduled cannot matter: what is tested is that the
         // slow subscriber's losses are its own.
@@ -57,7 +57,7 @@ import Testing
         let bytes = try Fixtures.bytes("multignss-midnight.nmea")
         let source = LocationSource.nmeaReplay(name: "fixture", bytes: bytes, pacing: .asFastAsPossible, loops: false)
         let expected = try Fixtures.expectedFixes("multignss-midnight.nmea", device: source.description)
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         let slow = manager.updates(bufferSize: 4)
         // Each reader runs on the pool, concurrently with the source and the others.
         let readers = (0..<100).map { _ in
@@ -92,7 +92,7 @@ import Testing
 
     @Test @RegistryActor
     func subscribersThatStopIteratingAreRemoved() async {
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         let kept = manager.updates()
         do {
             let dropped = manager.updates()
@@ -109,7 +109,7 @@ import Testing
 
     @Test @RegistryActor
     func stateFollowsTheFixesAndEveryChangeIsStreamed() async {
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         let changes = manager.stateChanges()
         manager.deliver(Fix(mode: .noFix))
         manager.deliver(Self.fix(1))

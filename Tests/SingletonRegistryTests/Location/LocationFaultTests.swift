@@ -60,7 +60,7 @@ import Testing
             LoopbackPeer.finish(connection)
         }
         defer { peer.close() }
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var states = StateWatch(manager)
         try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
@@ -94,7 +94,7 @@ import Testing
             LoopbackPeer.finish(connection)
         }
         defer { peer.close() }
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var fixes = FixReader(manager.updates())
         var states = StateWatch(manager)
@@ -141,7 +141,7 @@ import Testing
             try? writeAll(connection, stream)
         }
         defer { peer.close() }
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var fixes = FixReader(manager.updates())
         try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
@@ -169,7 +169,7 @@ import Testing
             try? writeAll(connection, Array(Self.tpv.utf8))
         }
         defer { peer.close() }
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var fixes = FixReader(manager.updates())
         var states = StateWatch(manager)
@@ -201,7 +201,7 @@ import Testing
             try? writeAll(connection, Array(Self.tpv.utf8))
         }
         defer { peer.close() }
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var fixes = FixReader(manager.updates())
         var states = StateWatch(manager)

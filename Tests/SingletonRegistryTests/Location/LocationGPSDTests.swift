@@ -67,7 +67,7 @@ import Testing
         let (fake, port) = (started.process, started.port)
         defer { fake.kill() }
 
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var fixes = FixReader(manager.updates(bufferSize: 100_000))
         try await manager.start(.gpsd(host: "127.0.0.1", port: port))
@@ -126,7 +126,7 @@ import Testing
         let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
         defer { first.terminate() }
 
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var states = StateWatch(manager)
         var streams = [
@@ -178,7 +178,7 @@ import Testing
         // The log loops until gpsfake is stopped: a manager that connects late (a loaded machine) still gets fixes;
         // with one pass it could find the log already played and wait for ever (stress round 2, thread sanitizer).
         let arguments = ["-q", "-c", "0.02", Fixtures.path("multignss-midnight.nmea")]
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var states = StateWatch(manager)
         var streams = (0..<10).map { _ in FixReader(manager.updates(bufferSize: 1_000)) }

@@ -50,7 +50,7 @@ import Testing
         let baud = 38_400
         let receiver = try Receiver()
         let source = LocationSource.nmeaSerial(path: receiver.path, baud: baud)
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var states = StateWatch(manager)
         var fixes = FixReader(manager.updates(bufferSize: 1_000))

@@ -17,7 +17,7 @@ import Testing
         var peer = try Self.serve(passes[0])
         let port = peer.port
         let source = LocationSource.nmeaTCP(host: "127.0.0.1", port: port)
-        let manager = LocationManager()
+        let manager = LocationManager().withoutLiveTimeouts()
         manager.reconnectPolicy = LocationTesting.quickReconnect
         var states = StateWatch(manager)
         var fixes = FixReader(manager.updates(bufferSize: 1_000))

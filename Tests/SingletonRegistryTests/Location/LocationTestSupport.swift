@@ -130,3 +130,14 @@ struct FixReader {
         return out
     }
 }
+
+extension LocationManager {
+    /// This manager with no staleness and no silence watch, for a test on the live clock about something else: a
+    /// loaded machine's pauses (seconds, under the thread sanitizer) then decide nothing. Tests of those timeouts run
+    /// on `TestClock`.
+    func withoutLiveTimeouts() -> Self {
+        staleAfter = .seconds(86_400)
+        silenceTimeout = nil
+        return self
+    }
+}

@@ -22,7 +22,7 @@ import Testing
         #expect(slow.state == .idle)
         #expect(slow.fixCount == 0, "a stopped play delivers nothing")
 
-        let manager = ScriptedLocationManager(script: Self.script)
+        let manager = ScriptedLocationManager(script: Self.script).withoutLiveTimeouts()
         var fixes = FixReader(manager.updates())
         try await manager.start(.gpsd())
         #expect(await fixes.read(Self.script.count) == Self.script)

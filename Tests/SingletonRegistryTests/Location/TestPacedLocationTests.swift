@@ -25,7 +25,7 @@ extension EscapedReadTests {
             return latitudes
         }
 
-        @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: []) }) @RegistryActor
+        @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: []).withoutLiveTimeouts() }) @RegistryActor
         func theCodeUnderTestReadsTheFixesTheTestDelivers() async throws {
             let mock = try #require(appSingletons.locationManager as? ScriptedLocationManager)
             let states = mock.stateChanges()
