@@ -3,7 +3,7 @@ import Observation
 /// Runs long jobs one at a time, off the registry's actor, with observable state, progress and cancellation.
 ///
 /// The manager is a non-final class isolated to ``RegistryActor`` rather than an `actor`, so that tests can
-/// subclass it with a mock (CONCURRENCY.md explains the choice). Its state is observable three ways:
+/// subclass it with a mock (CONCURRENCY.md explains the choice). Its state is observable two ways:
 /// - with the Observation framework (`withObservationTracking`, `Observations`) on ``state``, ``isTaskDone`` and
 ///   ``progress``;
 /// - as an `AsyncSequence` of every transition, in order, from ``stateChanges()``.
@@ -76,7 +76,8 @@ open class LongTaskManager: ManagedSingleton {
     /// Every state transition from now on, starting with the current state, in the order they happen.
     ///
     /// The stream buffers without bound so that no transition is lost; a subscriber that stops iterating is
-    /// removed when its stream terminates.
+    /// removed when its stream terminates. The stream does not finish when the manager shuts down: a manager can run
+    /// jobs again afterwards, and the subscriber ends the stream by cancelling its task or dropping it.
     public func stateChanges() -> AsyncStream<LongTaskState> {
         changes.subscribe(initial: state)
     }

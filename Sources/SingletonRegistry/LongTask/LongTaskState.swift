@@ -11,7 +11,7 @@ public enum LongTaskState: Sendable, Hashable, CustomStringConvertible {
     /// The job named `name` threw `message`.
     case failed(name: String, message: String)
 
-    /// Whether the last job completed: the seed's `isTaskDone`.
+    /// Whether the last job completed.
     public var isTaskDone: Bool {
         if case .finished = self { true } else { false }
     }

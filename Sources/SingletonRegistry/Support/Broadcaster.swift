@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// Send from one isolation domain only (the managers send from ``RegistryActor``): sends are then serialised and
 /// every subscriber receives values in the order they were sent. A subscriber that stops iterating, or whose task
-/// is cancelled, is removed when its stream terminates.
+/// is cancelled, is removed when its stream terminates. Streams never finish from this side: a manager that stops or
+/// shuts down can be started again, and its subscribers go on receiving.
 package final class Broadcaster<Element: Sendable>: Sendable {
     private struct State {
         var nextID = 0
@@ -16,15 +17,10 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     /// Creates a broadcaster with no subscribers.
     package init() {}
 
-    /// The number of current subscribers.
-    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
-    /// A new subscription that first yields `initial`, when given, then every value sent after this call.
-    package func subscribe(
-        initial: Element? = nil,
-        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+    /// A new subscription, buffered without bound, that first yields `initial`, when given, then every value sent
+    /// after this call.
+    package func subscribe(initial: Element? = nil) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
         if let initial { continuation.yield(initial) }
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -37,19 +33,9 @@ package final class Broadcaster<Element: Sendable>: Sendable {
         return stream
     }
 
-    /// Sends `value` to every subscriber; returns the results of the yields, for callers that count drops.
-    @discardableResult
-    package func send(_ value: Element) -> [AsyncStream<Element>.Continuation.YieldResult] {
+    /// Sends `value` to every subscriber.
+    package func send(_ value: Element) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
-        return subscribers.map { $0.yield(value) }
-    }
-
-    /// Ends every subscription.
-    package func finishAll() {
-        let subscribers = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
-        }
-        for subscriber in subscribers { subscriber.finish() }
+        for subscriber in subscribers { subscriber.yield(value) }
     }
 }
