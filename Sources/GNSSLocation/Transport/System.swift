@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#else
+    #error("GNSSLocation's transport supports Linux (Glibc) only: port System.swift first")
+#endif
 
 /// A system call's failure: the `errno` it set.
 struct Errno: Error, Equatable {
