@@ -96,7 +96,9 @@ open class LocationManager: ManagedSingleton {
         transition(to: .idle)
     }
 
-    /// Every state change from now on, starting with the current state, in order.
+    /// Every state change from now on, starting with the current state, in order. The stream does not finish when
+    /// the manager stops or shuts down, since it can be started again; the subscriber ends it by cancelling its task
+    /// or dropping it.
     public func stateChanges() -> AsyncStream<LocationState> {
         states.subscribe(initial: state)
     }
@@ -122,7 +124,7 @@ open class LocationManager: ManagedSingleton {
         // The common case, another fix while fixed, leaves the state alone without building a new one to compare.
         let staysFixed = if case .fixed = state { fix.mode.hasPosition } else { false }
         if !staysFixed {
-            let name = source?.description ?? "scripted source"
+            let name = source?.description ?? "no source"
             transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
         }
         if staleWatch == nil, case .fixed = state { staleWatch = Task { await self.watchForStaleness(on: clock) } }
@@ -135,8 +137,10 @@ open class LocationManager: ManagedSingleton {
         satellites = sky
     }
 
-    /// Moves to `newState` and tells the state subscribers; repeating the current state does nothing.
-    public func transition(to newState: LocationState) {
+    /// Moves to `newState` and tells the state subscribers; repeating the current state does nothing. Only the
+    /// manager's own paths (and the package's scripted manager) change the state; a subclass drives it through
+    /// ``deliver(_:)-(Fix)`` and ``start(_:)``.
+    package func transition(to newState: LocationState) {
         guard newState != state else { return }
         state = newState
         states.send(newState)

@@ -12,14 +12,14 @@ import SingletonRegistry
 /// Everything here runs on the cooperative pool or on threads of its own (the control socket's poll thread, the
 /// output queue, the signal queue); the main actor is never used. The registry is reached through
 /// `appSingletons` on ``SingletonRegistry/RegistryActor``.
-public enum Daemon {
+package enum Daemon {
     /// Runs the daemon and returns its exit status: 0 after a graceful shutdown, 1 when something it needs cannot
     /// be opened. A shutdown that takes longer than ``RunOptions/stopTimeout`` from the first SIGTERM or SIGINT
     /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
     /// Signals reach `signals` only in a process whose threads all block them: run it through
     /// ``Singletond/runProcess(_:)``.
-    public static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
+    package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
         let logger = Logger(
             minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))
@@ -131,7 +131,7 @@ public enum Daemon {
     }
 
     /// The registry's source for a command-line source.
-    public static func locationSource(for option: SourceOption) -> LocationSource {
+    package static func locationSource(for option: SourceOption) -> LocationSource {
         switch option {
         case .demo:
             .nmeaReplay(name: DemoTrack.name, bytes: DemoTrack.nmea(), pacing: .timestamps(speed: 1), loops: true)

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// The daemon's entry point, kept in a library so that tests can drive it.
-public enum Singletond {
+package enum Singletond {
     /// The version `singletond --version` prints.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Runs the command line `arguments` (without the program name) as the `singletond` process and exits with
     /// its status; call it from a synchronous `main`, before any other thread exists.
@@ -18,7 +18,7 @@ public enum Singletond {
     /// thread sleeps with that mask. It does not serve the main actor: `dispatchMain()`, which an `async` top level
     /// calls, waits in `sigsuspend(2)` with an empty mask, and the signals would reach that thread rather than the
     /// daemon's signal sources.
-    public static func runProcess(_ arguments: [String]) -> Never {
+    package static func runProcess(_ arguments: [String]) -> Never {
         var signals: SignalHandler?
         if arguments.first != "decode", case .run = try? CommandLineParser.parse(arguments) {
             SignalHandler.blockSignals()
@@ -32,7 +32,7 @@ public enum Singletond {
     ///
     /// `signals` is the process's signal handler when the arguments run the daemon; without one, the daemon makes
     /// its own.
-    public static func main(_ arguments: [String], signals: SignalHandler? = nil) async -> Int32 {
+    package static func main(_ arguments: [String], signals: SignalHandler? = nil) async -> Int32 {
         switch arguments.first {
         case "decode": return DecodeCommand.run(Array(arguments.dropFirst()))
         default: break

@@ -5,11 +5,11 @@ import Synchronization
 /// An open ``ByteSource``: owns its file descriptor and closes it when the last reference goes.
 ///
 /// Read it with a ``ByteReader``; ``write(_:timeout:)`` may be called from any thread meanwhile.
-public final class ByteChannel: Sendable {
+package final class ByteChannel: Sendable {
     /// What this channel reads.
-    public let source: ByteSource
+    package let source: ByteSource
     /// The file descriptor, valid while the channel exists; never close it yourself.
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
     private let ownsDescriptor: Bool
     private let isSocket: Bool
     private let writeLock = ObservedMutex(())
@@ -28,7 +28,7 @@ public final class ByteChannel: Sendable {
     /// Opens a source: connects to a TCP server (giving up after `connectTimeout`), opens a file or FIFO, takes
     /// standard input, or opens and configures a serial device. Blocks the calling thread for at most
     /// `connectTimeout` (name resolution aside); call it off any actor.
-    public static func open(_ source: ByteSource, connectTimeout: Duration = .seconds(5)) throws(SourceError)
+    package static func open(_ source: ByteSource, connectTimeout: Duration = .seconds(5)) throws(SourceError)
         -> ByteChannel
     {
         switch source {
@@ -56,11 +56,11 @@ public final class ByteChannel: Sendable {
     }
 
     /// The baud rates ``ByteSource/serial(path:baud:)`` accepts: 4800 to 921600.
-    public static var supportedBaudRates: [Int] { SerialPort.supportedBaudRates.map(\.rate) }
+    package static var supportedBaudRates: [Int] { SerialPort.supportedBaudRates.map(\.rate) }
 
     /// Writes all of `bytes`, waiting at most `timeout` each time the peer accepts nothing more (the kernel times
     /// the wait); concurrent writes do not interleave. A write to a closed TCP peer throws (it never raises SIGPIPE).
-    public func write(_ bytes: [UInt8], timeout: Duration = .seconds(5)) throws(SourceError) {
+    package func write(_ bytes: [UInt8], timeout: Duration = .seconds(5)) throws(SourceError) {
         try writeLock.withLock { (_: inout ()) throws(SourceError) in
             var offset = 0
             while offset < bytes.count {

@@ -11,11 +11,11 @@ import Synchronization
 /// takes effect at once, even when no byte ever arrives. The callback runs on the reader thread, one event at a
 /// time; while it runs nothing is read, so it should hand the bytes on (to an actor, a stream) rather than process
 /// them there. ``events(bufferLimit:)`` does that with flow control.
-public final class ByteReader: Sendable {
+package final class ByteReader: Sendable {
     /// The channel being read; the reader keeps it open while it runs.
-    public let channel: ByteChannel
+    package let channel: ByteChannel
     /// The most bytes one ``ByteReaderEvent/data(_:)`` carries.
-    public let chunkSize: Int
+    package let chunkSize: Int
     private let wake = WakePipe()
     private let state = ObservedMutex(State())
     /// Told, on the reader thread, when it starts waiting in `poll(2)` for the peer and when bytes arrive.
@@ -29,7 +29,7 @@ public final class ByteReader: Sendable {
     }
 
     /// Creates a reader for `channel`; nothing is read until ``start(_:)``.
-    public convenience init(channel: ByteChannel, chunkSize: Int = 4_096) {
+    package convenience init(channel: ByteChannel, chunkSize: Int = 4_096) {
         self.init(channel: channel, chunkSize: chunkSize, silenceWatch: nil)
     }
 
@@ -45,7 +45,7 @@ public final class ByteReader: Sendable {
     /// Starts the reader thread, which calls `handler` with every chunk and finally with one
     /// ``ByteReaderEvent/finished(_:)``. A reader starts once: call this or ``events(bufferLimit:)``, once; later
     /// calls do nothing.
-    public func start(_ handler: @escaping @Sendable (ByteReaderEvent) -> Void) {
+    package func start(_ handler: @escaping @Sendable (ByteReaderEvent) -> Void) {
         _ = startThread(handler)
     }
 
@@ -68,7 +68,7 @@ public final class ByteReader: Sendable {
 
     /// Asks the reader to stop; it delivers ``ByteReaderEnd/stopped`` promptly unless it has already finished.
     /// Safe to call from any thread, any number of times, before or after ``start(_:)``.
-    public func stop() {
+    package func stop() {
         let credits = state.withLock { state in
             state.stopRequested = true
             return state.credits
@@ -84,7 +84,7 @@ public final class ByteReader: Sendable {
     /// nothing is lost and memory stays bounded; the kernel's buffers then fill and the source slows down (a gpsd
     /// server eventually drops a client that stays behind). Ending the iteration early (or cancelling its task)
     /// stops the reader. When the reader was started before, the sequence is empty.
-    public func events(bufferLimit: Int = 64) -> ByteReaderEvents {
+    package func events(bufferLimit: Int = 64) -> ByteReaderEvents {
         // Start at 0 and add credits: libdispatch traps when a semaphore is freed below its initial value.
         let credits = DispatchSemaphore(value: 0)
         for _ in 0..<max(1, bufferLimit) { credits.signal() }

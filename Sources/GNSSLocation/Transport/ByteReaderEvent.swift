@@ -1,5 +1,5 @@
 /// What a ``ByteReader`` delivers: chunks of bytes, then exactly one ``finished(_:)``.
-public enum ByteReaderEvent: Sendable, Hashable {
+package enum ByteReaderEvent: Sendable, Hashable {
     /// The next bytes from the source, in order, never empty.
     case data([UInt8])
     /// The reader has stopped and will deliver nothing more.
@@ -7,7 +7,7 @@ public enum ByteReaderEvent: Sendable, Hashable {
 }
 
 /// Why a ``ByteReader`` stopped.
-public enum ByteReaderEnd: Sendable, Hashable {
+package enum ByteReaderEnd: Sendable, Hashable {
     /// The source ended: the TCP peer closed, the file ended, the FIFO's last writer closed.
     case endOfFile
     /// The serial device went away (unplugged, or the other end of a pseudo-terminal closed).

@@ -1,9 +1,9 @@
 import Dispatch
 
 /// The events of a ``ByteReader`` as an async sequence with flow control; see ``ByteReader/events(bufferLimit:)``.
-public struct ByteReaderEvents: AsyncSequence, Sendable {
+package struct ByteReaderEvents: AsyncSequence, Sendable {
     /// Each chunk, then one ``ByteReaderEvent/finished(_:)``.
-    public typealias Element = ByteReaderEvent
+    package typealias Element = ByteReaderEvent
 
     private let stream: AsyncStream<ByteReaderEvent>
     private let credits: DispatchSemaphore
@@ -14,7 +14,7 @@ public struct ByteReaderEvents: AsyncSequence, Sendable {
     }
 
     /// Iterates the events; each chunk taken lets the reader deliver one more.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         private var base: AsyncStream<ByteReaderEvent>.Iterator
         private let credits: DispatchSemaphore
 
@@ -24,7 +24,7 @@ public struct ByteReaderEvents: AsyncSequence, Sendable {
         }
 
         /// The next event, or `nil` after ``ByteReaderEvent/finished(_:)``.
-        public mutating func next() async -> ByteReaderEvent? {
+        package mutating func next() async -> ByteReaderEvent? {
             let event = await base.next()
             if case .data? = event { credits.signal() }
             return event
@@ -32,7 +32,7 @@ public struct ByteReaderEvents: AsyncSequence, Sendable {
     }
 
     /// Creates the iterator; iterate once.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: stream.makeAsyncIterator(), credits: credits)
     }
 }

@@ -54,7 +54,7 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The system's text for an `errno` value.
-    public static func systemMessage(_ errorNumber: Int32) -> String {
+    package static func systemMessage(_ errorNumber: Int32) -> String {
         System.errorMessage(errorNumber)
     }
 }

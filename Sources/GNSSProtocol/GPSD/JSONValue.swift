@@ -1,7 +1,7 @@
 /// One JSON value, as the strict reader in ``JSONValue/init(parsing:maximumDepth:)`` produces it.
 ///
 /// Objects keep their members in document order; gpsd's objects are small, so member lookup is a linear scan.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -17,14 +17,14 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The default nesting limit: deep enough for any gpsd message (which nest three levels), shallow enough that
     /// comparing or destroying a value never exhausts the stack.
-    public static let defaultMaximumDepth = 32
+    package static let defaultMaximumDepth = 32
 
     /// Parses exactly one JSON value (surrounding whitespace allowed) from UTF-8 bytes.
     ///
     /// The reader is iterative, so `[[[[…` cannot overflow the stack; nesting beyond `maximumDepth` arrays and
     /// objects, invalid UTF-8, lone surrogates, control characters in strings, duplicate keys, numbers that do not
     /// fit a `Double` and trailing bytes are errors.
-    public init(parsing bytes: some Collection<UInt8>, maximumDepth: Int = JSONValue.defaultMaximumDepth)
+    package init(parsing bytes: some Collection<UInt8>, maximumDepth: Int = JSONValue.defaultMaximumDepth)
         throws(JSONError)
     {
         let parsed: Result<JSONValue, JSONError>? = bytes.withContiguousStorageIfAvailable { buffer in
@@ -43,44 +43,44 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Parses exactly one JSON value from a string.
-    public init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONError) {
+    package init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONError) {
         try self.init(parsing: Array(text.utf8), maximumDepth: maximumDepth)
     }
 
     /// The value of the member named `key` when this is an object that has one.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The string, when this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { s } else { nil }
     }
 
     /// The number, when this is a number.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         if case .number(let n) = self { n } else { nil }
     }
 
     /// The Boolean, when this is `true` or `false`.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let b) = self { b } else { nil }
     }
 
     /// The elements, when this is an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { a } else { nil }
     }
 
     /// The members, when this is an object.
-    public var objectValue: [JSONMember]? {
+    package var objectValue: [JSONMember]? {
         if case .object(let o) = self { o } else { nil }
     }
 
     /// The JSON type's name as error messages use it: `"null"`, `"boolean"`, `"number"`, `"string"`, `"array"`
     /// or `"object"`.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

@@ -1,16 +1,16 @@
 /// The options of the client commands (`status`, `watch`, `survey`, `cancel`).
-public struct ClientOptions: Sendable, Hashable {
+package struct ClientOptions: Sendable, Hashable {
     /// The longest `--timeout`, in seconds.
-    public static let maximumTimeoutSeconds = 3_600.0
+    package static let maximumTimeoutSeconds = 3_600.0
 
     /// The control socket given with `--control`; `nil` means the default path.
-    public var control: String?
+    package var control: String?
     /// How long to wait for the daemon to take the request and send its first answer (`--timeout`, 5 s by default);
     /// `watch` and `survey` then wait as long as the stream lasts.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// Options with `control` and `timeout`.
-    public init(control: String? = nil, timeout: Duration = .seconds(5)) {
+    package init(control: String? = nil, timeout: Duration = .seconds(5)) {
         self.control = control
         self.timeout = timeout
     }

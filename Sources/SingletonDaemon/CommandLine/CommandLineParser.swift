@@ -2,14 +2,14 @@
 ///
 /// A pure function of the arguments: no environment, no file system, so it can be tested and fuzzed alone.
 /// Options take their value as the next argument or after `=` (`--output=x.json`).
-public enum CommandLineParser {
+package enum CommandLineParser {
     /// Parses `arguments` (without the program name).
     ///
     /// `--help` (or `-h`) and `--version` win wherever they stand, as in `singletond run --gpsd --help`, except
     /// after `decode`, which reads its own arguments.
     ///
     /// - Throws: ``UsageError`` naming the first argument that is wrong.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonCommand {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> DaemonCommand {
         guard let first = arguments.first else { return .run(RunOptions()) }
         let rest = Array(arguments.dropFirst())
         if first != "decode" {

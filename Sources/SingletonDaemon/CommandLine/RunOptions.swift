@@ -1,29 +1,29 @@
 /// The options of `singletond run`.
-public struct RunOptions: Sendable, Hashable {
+package struct RunOptions: Sendable, Hashable {
     /// The default length of a survey, in seconds.
-    public static let defaultSurveySeconds: Double = 60
+    package static let defaultSurveySeconds: Double = 60
     /// The longest survey the daemon accepts, in seconds (one week).
-    public static let maximumSurveySeconds: Double = 604_800
+    package static let maximumSurveySeconds: Double = 604_800
     /// How long a graceful shutdown may take by default before the daemon exits with status 1 regardless.
-    public static let defaultStopTimeout: Duration = .milliseconds(1_800)
+    package static let defaultStopTimeout: Duration = .milliseconds(1_800)
     /// The longest stop timeout the daemon accepts, in seconds (one hour).
-    public static let maximumStopSeconds: Double = 3_600
+    package static let maximumStopSeconds: Double = 3_600
 
     /// Where positions come from.
-    public var source: SourceOption
+    package var source: SourceOption
     /// The control socket's path; `nil` means the default (``ControlPath/defaultPath(environment:userID:)``).
-    public var control: String?
+    package var control: String?
     /// Where TPV lines go: a file path, or `-` for standard output.
-    public var output: String
+    package var output: String
     /// The least severe log level written to standard error.
-    public var logLevel: LogLevel
+    package var logLevel: LogLevel
     /// The length of a survey asked for without a length, in seconds.
-    public var surveySeconds: Double
+    package var surveySeconds: Double
     /// How long a graceful shutdown may take before the daemon exits with status 1 regardless.
-    public var stopTimeout: Duration
+    package var stopTimeout: Duration
 
     /// Creates options; the defaults are those of `singletond` with no arguments.
-    public init(
+    package init(
         source: SourceOption = .demo, control: String? = nil, output: String = "-", logLevel: LogLevel = .info,
         surveySeconds: Double = RunOptions.defaultSurveySeconds, stopTimeout: Duration = RunOptions.defaultStopTimeout
     ) {

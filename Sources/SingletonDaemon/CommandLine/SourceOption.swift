@@ -1,5 +1,5 @@
 /// The position source named on the command line.
-public enum SourceOption: Sendable, Hashable {
+package enum SourceOption: Sendable, Hashable {
     /// The NMEA track built into the binary, replayed in real time and looped (`--demo`, or no source at all).
     case demo
     /// A gpsd server (`--gpsd [HOST:PORT]`).

@@ -1,10 +1,10 @@
 /// The text `singletond --help` prints and a usage error repeats.
-public enum Usage {
+package enum Usage {
     /// The exit status of a usage error (`EX_USAGE` from sysexits.h).
-    public static let exitStatus: Int32 = 64
+    package static let exitStatus: Int32 = 64
 
     /// The usage text.
-    public static let text = """
+    package static let text = """
         usage: singletond [run] [SOURCE] [OPTIONS]     run the daemon (no arguments: the built-in demo track)
                singletond status | watch | cancel [--control PATH] [--timeout N]
                singletond survey [SECONDS] [--control PATH] [--timeout N]

@@ -1,13 +1,13 @@
 /// A command line the parser rejects: the daemon prints ``message`` and the usage, and exits 64.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, naming the offending argument.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

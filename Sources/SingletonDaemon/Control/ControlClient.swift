@@ -9,28 +9,28 @@ import GNSSProtocol
 /// Replies go to standard output as the daemon sends them (JSON lines, as `gpspipe -w` prints gpsd's); progress
 /// and summaries go to standard error. Exit status 0 on success, 1 when the daemon cannot be reached, answers with
 /// an error, or (for `survey`) the survey was cancelled.
-public struct ControlClient {
+package struct ControlClient {
     /// The socket's path.
-    public var path: String
+    package var path: String
     /// How long to wait for the daemon to take a request and send its first answer.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Where progress, summaries and errors go: standard error, or a pipe in a test.
     var errorOutput: Int32 = 2
 
     /// Creates a client of the socket at `path` that waits at most `timeout` for the daemon's first answer.
-    public init(path: String, timeout: Duration = .seconds(5)) {
+    package init(path: String, timeout: Duration = .seconds(5)) {
         self.path = path
         self.timeout = timeout
     }
 
     /// Prints the daemon's status.
-    public func status() -> Int32 { single(.status) }
+    package func status() -> Int32 { single(.status) }
 
     /// Cancels the daemon's survey and prints its answer.
-    public func cancel() -> Int32 { single(.cancel) }
+    package func cancel() -> Int32 { single(.cancel) }
 
     /// Prints the daemon's TPV lines until interrupted; returns 1 when the daemon goes away.
-    public func watch() -> Int32 {
+    package func watch() -> Int32 {
         guard let lines = stream(.watch(enable: true)) else { return 1 }
         while let line = lines.next() {
             switch Self.className(line) {
@@ -44,7 +44,7 @@ public struct ControlClient {
     }
 
     /// Asks for a survey, shows its progress on standard error and prints the result.
-    public func survey(seconds: Double?) -> Int32 {
+    package func survey(seconds: Double?) -> Int32 {
         guard let lines = stream(.survey(seconds: seconds)) else { return 1 }
         while let line = lines.next() {
             guard let value = try? JSONValue(parsing: line) else { continue }

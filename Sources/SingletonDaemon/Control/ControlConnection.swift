@@ -1,19 +1,19 @@
 /// A handler's handle on the client that sent a request: reply lines go through it.
-public struct ControlConnection: Sendable {
+package struct ControlConnection: Sendable {
     /// The client's number, unique for the server's lifetime (in logs as `client N`).
-    public let id: Int
+    package let id: Int
     let server: ControlServer
 
     /// Queues `line` (one JSON object and a newline) for the client; does nothing once the client has left.
-    public func send(_ line: [UInt8]) {
+    package func send(_ line: [UInt8]) {
         server.send(line, to: id)
     }
 
     /// Makes the client a watcher (it gets every ``ControlServer/broadcast(_:)`` line) or stops that.
-    public func setWatching(_ watching: Bool) {
+    package func setWatching(_ watching: Bool) {
         server.setWatching(watching, client: id)
     }
 
     /// Whether the client is still connected.
-    public var isOpen: Bool { server.isConnected(id) }
+    package var isOpen: Bool { server.isConnected(id) }
 }

@@ -1,7 +1,7 @@
 import GNSSProtocol
 
 /// One request to the control socket: a JSON object on one line, named by its `cmd` member.
-public enum ControlRequest: Sendable, Hashable {
+package enum ControlRequest: Sendable, Hashable {
     /// `{"cmd":"status"}`: the registry's managers, the location state and last fix, the task state.
     case status
     /// `{"cmd":"fix"}`: the last TPV.
@@ -14,12 +14,12 @@ public enum ControlRequest: Sendable, Hashable {
     case cancel
 
     /// The commands, for error messages.
-    public static let commands = ["status", "fix", "watch", "survey", "cancel"]
+    package static let commands = ["status", "fix", "watch", "survey", "cancel"]
 
     /// Parses one request line (without its newline).
     ///
     /// - Throws: ``ControlRequestError`` with a message for the client's `ERROR` reply.
-    public static func parse(_ line: some Collection<UInt8>) throws(ControlRequestError) -> ControlRequest {
+    package static func parse(_ line: some Collection<UInt8>) throws(ControlRequestError) -> ControlRequest {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: line, maximumDepth: 4)
@@ -68,7 +68,7 @@ public enum ControlRequest: Sendable, Hashable {
     }
 
     /// The request as one JSON line, as ``ControlClient`` sends it.
-    public var line: [UInt8] {
+    package var line: [UInt8] {
         var writer = JSONObjectWriter()
         switch self {
         case .status: writer.string("cmd", "status")

@@ -3,18 +3,18 @@ import GNSSProtocol
 import SingletonRegistry
 
 /// Answers control requests from the registry: the daemon's ``ControlServer/Handler``.
-public struct ControlResponder: Sendable {
+package struct ControlResponder: Sendable {
     /// How the status names the daemon's source.
-    public var source: String
+    package var source: String
     /// The length of a survey asked for without one.
-    public var defaultSurveySeconds: Double
+    package var defaultSurveySeconds: Double
     /// Where results and client events are logged.
-    public var logger: Logger
+    package var logger: Logger
     /// The server, for the client counts in the status.
-    public var server: ControlServer
+    package var server: ControlServer
 
     /// Creates a responder.
-    public init(source: String, defaultSurveySeconds: Double, logger: Logger, server: ControlServer) {
+    package init(source: String, defaultSurveySeconds: Double, logger: Logger, server: ControlServer) {
         self.source = source
         self.defaultSurveySeconds = defaultSurveySeconds
         self.logger = logger
@@ -22,7 +22,7 @@ public struct ControlResponder: Sendable {
     }
 
     /// Handles one request.
-    public func respond(to request: ControlRequest, on connection: ControlConnection) async {
+    package func respond(to request: ControlRequest, on connection: ControlConnection) async {
         switch request {
         case .status:
             let report = await StatusReport.take(

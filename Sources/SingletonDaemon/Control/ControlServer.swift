@@ -8,18 +8,18 @@ import Synchronization
 
 /// The control socket: a Unix stream socket speaking newline-delimited JSON, one request per line.
 ///
-/// One thread runs a `poll(2)` loop over the listening socket, every client and an eventfd that other threads use
-/// to wake it; it sleeps in `poll` with no timeout, so an idle server costs nothing. Each complete request line is
+/// One thread runs a `poll(2)` loop over the listening socket, every client and a pipe that other threads write
+/// to to wake it; it sleeps in `poll` with no timeout, so an idle server costs nothing. Each complete request line is
 /// parsed on that thread and handed to the async handler in a `Task`; a client has at most one request in flight,
 /// so its replies come in the order of its requests. Replies and watcher lines are queued per client under a
 /// lock (an ``ObservedMutex``) and written without blocking.
 ///
 /// What a client can cost is bounded by ``ControlServerLimits``: the request line length, the number of clients,
 /// and the bytes queued for one client (a watcher that does not read is dropped, not buffered).
-public final class ControlServer: Sendable {
+package final class ControlServer: Sendable {
     /// Handles one request; replies with ``ControlConnection/send(_:)``. The next request of the same client waits
     /// until it returns.
-    public typealias Handler = @Sendable (ControlRequest, ControlConnection) async -> Void
+    package typealias Handler = @Sendable (ControlRequest, ControlConnection) async -> Void
 
     struct Client {
         let fd: Int32
@@ -54,9 +54,9 @@ public final class ControlServer: Sendable {
     }
 
     /// The socket's path.
-    public let path: String
+    package let path: String
     /// The limits on clients.
-    public let limits: ControlServerLimits
+    package let limits: ControlServerLimits
     let logger: Logger
     /// The time the drop summaries are counted in: the registry's clock.
     let timeline: Timeline
@@ -86,7 +86,7 @@ public final class ControlServer: Sendable {
     }
 
     /// Starts accepting clients on a thread of its own; each request goes to `handler`.
-    public func start(handler: @escaping Handler) {
+    package func start(handler: @escaping Handler) {
         state.withLock { state in
             state.handler = handler
             state.accepting = true
@@ -97,7 +97,7 @@ public final class ControlServer: Sendable {
     }
 
     /// Stops accepting new clients and removes the socket file; connected clients stay until ``stop()``.
-    public func stopAccepting() {
+    package func stopAccepting() {
         let wasAccepting = state.withLock { state in
             defer { state.accepting = false }
             return state.accepting
@@ -108,7 +108,7 @@ public final class ControlServer: Sendable {
 
     /// Sends what is queued for each client as far as it goes without blocking, closes every client and the
     /// socket, removes the socket file, and returns when the server's thread has ended.
-    public func stop() async {
+    package func stop() async {
         stopAccepting()
         let started = state.withLock { state in
             state.stopping = true
@@ -131,7 +131,7 @@ public final class ControlServer: Sendable {
     }
 
     /// Queues `line` for every watcher; a watcher whose queue would exceed the limit is dropped.
-    public func broadcast(_ line: [UInt8]) {
+    package func broadcast(_ line: [UInt8]) {
         let needsWake = state.withLock { state -> Bool in
             var needsWake = false
             for id in Array(state.clients.keys) where state.clients[id]!.watching {
@@ -156,10 +156,10 @@ public final class ControlServer: Sendable {
     }
 
     /// The number of connected clients.
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    package var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// The number of connected watchers.
-    public var watcherCount: Int {
+    package var watcherCount: Int {
         state.withLock { $0.clients.values.count { $0.watching && $0.dropReason == nil } }
     }
 

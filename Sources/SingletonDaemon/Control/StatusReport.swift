@@ -3,25 +3,25 @@ import GNSSProtocol
 import SingletonRegistry
 
 /// A snapshot of the daemon for `{"cmd":"status"}`, taken on the registry's actor in one step.
-public struct StatusReport: Sendable {
+package struct StatusReport: Sendable {
     /// Every key the registry holds, by name, and whether its value is live or replaced.
-    public var managers: [SingletonEntry]
+    package var managers: [SingletonEntry]
     /// The location manager's state.
-    public var locationState: LocationState
+    package var locationState: LocationState
     /// The source the daemon was started on.
-    public var source: String
+    package var source: String
     /// The last fix, if any.
-    public var lastFix: Fix?
+    package var lastFix: Fix?
     /// The latest satellite view, if any.
-    public var satellites: SkyView?
+    package var satellites: SkyView?
     /// The long-task manager's state.
-    public var taskState: LongTaskState
+    package var taskState: LongTaskState
     /// The number of control clients and of watchers.
-    public var clients: (connected: Int, watching: Int)
+    package var clients: (connected: Int, watching: Int)
 
     /// Reads the registry.
     @RegistryActor
-    public static func take(source: String, clients: (Int, Int)) -> StatusReport {
+    package static func take(source: String, clients: (Int, Int)) -> StatusReport {
         let singletons = appSingletons
         let location = singletons.locationManager
         return StatusReport(
@@ -31,7 +31,7 @@ public struct StatusReport: Sendable {
     }
 
     /// `{"class":"STATUS",...}` and a newline.
-    public var jsonLine: [UInt8] {
+    package var jsonLine: [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "STATUS")
         writer.string("version", Singletond.version)
@@ -69,7 +69,7 @@ public struct StatusReport: Sendable {
     }
 
     /// A one-line summary for `STATUS=` of sd_notify.
-    public var summary: String {
+    package var summary: String {
         var text = locationState.description
         if let fix = lastFix, fix.mode.hasPosition, let lat = fix.latitude, let lon = fix.longitude {
             var bytes: [UInt8] = []

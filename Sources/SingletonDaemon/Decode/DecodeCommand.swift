@@ -10,12 +10,12 @@ import GNSSProtocol
 ///
 /// Reads with `read(2)` in large chunks and writes stdout with large `write(2)` calls; a one-line summary goes to
 /// stderr. Exit status 0, 1 when the input cannot be read or the output cannot be written, 64 on a usage error.
-public enum DecodeCommand {
+package enum DecodeCommand {
     /// The usage line printed on a bad argument.
-    public static let usage = "usage: singletond decode [--device NAME] [FILE|-]"
+    package static let usage = "usage: singletond decode [--device NAME] [FILE|-]"
 
     /// What the arguments that follow `decode` ask for.
-    public enum Request: Sendable, Hashable {
+    package enum Request: Sendable, Hashable {
         /// Print the usage.
         case help
         /// Decode `input` (a file path, or `-` for standard input); `device` names the device in the output, `nil`
@@ -26,7 +26,7 @@ public enum DecodeCommand {
     /// Reads the arguments that follow `decode`: a pure function, tested and fuzzed alone.
     ///
     /// - Throws: ``UsageError`` naming the first argument that is wrong.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Request {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Request {
         var path: String?
         var device: String?
         var index = 0
@@ -50,7 +50,7 @@ public enum DecodeCommand {
     }
 
     /// Runs the command with the arguments that follow `decode`; returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         let input: String
         let device: String?
         do throws(UsageError) {

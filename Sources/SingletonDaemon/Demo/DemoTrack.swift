@@ -12,17 +12,17 @@ import GNSSProtocol
 /// under the bridge (RMC status V, GGA quality 0, GSA mode 1, weak signals), five seconds of 2D recovery, then a
 /// walk back that slows to a stop where it started, so the looped replay continues without a jump. Positions carry
 /// a metre or two of correlated noise, like a real receiver's. The bytes are the same on every run.
-public enum DemoTrack {
+package enum DemoTrack {
     /// The name the daemon gives the source (`NMEA replay demo`).
-    public static let name = "demo"
+    package static let name = "demo"
     /// The length of one pass, in seconds.
-    public static let duration = 300
+    package static let duration = 300
     /// When the first epoch was "recorded".
-    public static let startTime = GNSSTime(year: 2026, month: 5, day: 16, hour: 9, minute: 30, second: 0)!
+    package static let startTime = GNSSTime(year: 2026, month: 5, day: 16, hour: 9, minute: 30, second: 0)!
     /// The seconds (from the start of a pass) without a fix.
-    public static let outage = 210..<225
+    package static let outage = 210..<225
     /// The seconds of 2D fixes after the outage.
-    public static let recovery2D = 225..<230
+    package static let recovery2D = 225..<230
 
     private static let origin = (latitude: 52.358_150, longitude: 4.868_430)
     private static let geoidSeparation = 46.2
@@ -32,7 +32,7 @@ public enum DemoTrack {
     ]
 
     /// The track's NMEA bytes, one pass.
-    public static func nmea() -> [UInt8] {
+    package static func nmea() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(duration * 420)
         var random = SplitMix64(seed: 0x5EED_0D0C)

@@ -1,5 +1,5 @@
 /// How severe a log line is, from ``trace`` (least) to ``error`` (most).
-public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
+package enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
     /// Every step, for debugging the daemon itself.
     case trace
     /// Details useful when something goes wrong.
@@ -14,16 +14,16 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
     case error
 
     /// Parses the name `--log-level` takes.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let level = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = level
     }
 
     /// Orders levels by severity.
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The name: `trace`, `debug`, `info`, `notice`, `warning` or `error`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .trace: "trace"
         case .debug: "debug"
@@ -35,7 +35,7 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
     }
 
     /// The syslog priority the journal files the line under (`<7>` debug ... `<3>` err).
-    public var syslogPriority: Int {
+    package var syslogPriority: Int {
         switch self {
         case .trace, .debug: 7
         case .info: 6

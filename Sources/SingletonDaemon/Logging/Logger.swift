@@ -10,22 +10,22 @@ import GNSSProtocol
 ///
 /// A line is `2026-11-22T02:14:47.123Z info: message` on a terminal or file, and `<6>message` when standard error
 /// is the systemd journal, which adds its own timestamps and reads the syslog priority from the prefix.
-public final class Logger: Sendable {
+package final class Logger: Sendable {
     /// The least severe level written.
-    public let minimumLevel: LogLevel
+    package let minimumLevel: LogLevel
     /// Whether lines carry journal priority prefixes instead of timestamps.
-    public let journalFormat: Bool
+    package let journalFormat: Bool
     private let fd: Int32
 
     /// Creates a logger writing to `fd`.
-    public init(minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2) {
+    package init(minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2) {
         self.minimumLevel = minimumLevel
         self.journalFormat = journalFormat
         self.fd = fd
     }
 
     /// Whether `fd` is the journal stream that systemd names in `$JOURNAL_STREAM` (`DEVICE:INODE`).
-    public static func isJournal(fd: Int32 = 2, environment: [String: String]) -> Bool {
+    package static func isJournal(fd: Int32 = 2, environment: [String: String]) -> Bool {
         guard let stream = environment["JOURNAL_STREAM"] else { return false }
         let parts = stream.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
@@ -35,10 +35,10 @@ public final class Logger: Sendable {
     }
 
     /// Whether a line at `level` would be written.
-    public func isEnabled(_ level: LogLevel) -> Bool { level >= minimumLevel }
+    package func isEnabled(_ level: LogLevel) -> Bool { level >= minimumLevel }
 
     /// Writes `message` at `level`, on one line.
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
         var line: [UInt8] = []
         line.reserveCapacity(128)
@@ -66,17 +66,17 @@ public final class Logger: Sendable {
     }
 
     /// Logs at ``LogLevel/trace``.
-    public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
+    package func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
     /// Logs at ``LogLevel/debug``.
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
     /// Logs at ``LogLevel/info``.
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// Logs at ``LogLevel/notice``.
-    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    package func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
     /// Logs at ``LogLevel/warning``.
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     /// Logs at ``LogLevel/error``.
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
     private static func now() -> GNSSTime {
         var ts = timespec()

@@ -15,9 +15,9 @@ import Synchronization
 /// counted. A failing write is logged once, lines are dropped while it fails, and the recovery is logged:
 /// the daemon keeps running. What is lost is summarised at most once a minute of the registry's clock
 /// (``OutputLossLog``). ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
-public final class FixOutput: Sendable {
+package final class FixOutput: Sendable {
     /// How many bytes may wait to be written before new lines are dropped.
-    public static let maximumPendingBytes = 1 << 20
+    package static let maximumPendingBytes = 1 << 20
 
     private struct State {
         var fd: Int32
@@ -26,7 +26,7 @@ public final class FixOutput: Sendable {
     }
 
     /// The file path, or `-` for standard output.
-    public let path: String
+    package let path: String
     private let logger: Logger
     private let queue = DispatchQueue(label: "singletond.output")
     private let state: ObservedMutex<State>
@@ -43,7 +43,7 @@ public final class FixOutput: Sendable {
     ///
     /// - Throws: ``OutputError`` naming the path and the reason.
     /// Losses are summarised in the time of `clock`: the registry's.
-    public init(path: String, logger: Logger, clock: any Clock<Duration>) throws(OutputError) {
+    package init(path: String, logger: Logger, clock: any Clock<Duration>) throws(OutputError) {
         self.path = path
         self.logger = logger
         self.timeline = Timeline(clock)
@@ -81,7 +81,7 @@ public final class FixOutput: Sendable {
     }
 
     /// Queues `line` (which ends with a newline) for writing; drops it if too much is waiting.
-    public func write(_ line: [UInt8]) {
+    package func write(_ line: [UInt8]) {
         let now = timeline.now
         let (accepted, report) = state.withLock { state -> (Bool, (level: LogLevel, text: String)?) in
             guard state.pendingBytes + line.count <= Self.maximumPendingBytes else {
@@ -121,7 +121,7 @@ public final class FixOutput: Sendable {
     /// Closes and reopens the file (after log rotation moved it); does nothing for standard output.
     ///
     /// If the file cannot be reopened, the old descriptor stays in use and the failure is logged.
-    public func reopen() {
+    package func reopen() {
         guard path != "-" else { return }
         queue.async {
             do {
@@ -139,14 +139,14 @@ public final class FixOutput: Sendable {
     }
 
     /// Waits until every queued line has been written.
-    public func flush() async {
+    package func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { continuation.resume() }
         }
     }
 
     /// Writes what is queued and closes the file (standard output stays open).
-    public func close() async {
+    package func close() async {
         await flush()
         guard path != "-" else { return }
         let fd = state.withLock { state in

@@ -1,16 +1,16 @@
 /// The TPV output file could not be opened.
-public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path given with `--output`.
-    public var path: String
+    package var path: String
     /// Why, as the system says it.
-    public var reason: String
+    package var reason: String
 
     /// Creates an error.
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
     /// `cannot open output PATH: REASON`.
-    public var description: String { "cannot open output \(path): \(reason)" }
+    package var description: String { "cannot open output \(path): \(reason)" }
 }

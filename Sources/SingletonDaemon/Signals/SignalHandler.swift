@@ -14,13 +14,13 @@ import Synchronization
 /// leaves makes writes fail with EPIPE instead). The first SIGTERM or SIGINT arrives in ``terminations``; a second one
 /// exits at once with 128 + the signal number, for when a startup or a graceful shutdown hangs. SIGHUP calls the
 /// handler set with ``onHangUp(_:)``, and does nothing before one is set.
-public final class SignalHandler: Sendable {
+package final class SignalHandler: Sendable {
     private let sources = ObservedMutex<[any DispatchSourceSignal]>([])
     private let hangUp = ObservedMutex<(@Sendable () -> Void)?>(nil)
     private let terminationCount = Atomic<Int>(0)
 
     /// The first SIGTERM or SIGINT, by number; it buffers the signal until somebody reads it.
-    public let terminations: AsyncStream<Int32>
+    package let terminations: AsyncStream<Int32>
 
     /// The signals the handler takes.
     static let handled = [SIGTERM, SIGINT, SIGHUP]
@@ -33,7 +33,7 @@ public final class SignalHandler: Sendable {
     /// first, and Dispatch's fallback re-sends it to the thread that registered the source, which may no longer be
     /// the one reading, so the signal is lost. Blocked, a signal that arrives before the sources exist waits for
     /// them instead of killing the process.
-    public static func blockSignals() {
+    package static func blockSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         for signo in handled { sigaddset(&set, signo) }
@@ -41,7 +41,7 @@ public final class SignalHandler: Sendable {
     }
 
     /// Installs the sources.
-    public init() {
+    package init() {
         let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
         self.terminations = terminations
         let queue = DispatchQueue(label: "singletond.signals")
@@ -66,22 +66,22 @@ public final class SignalHandler: Sendable {
     }
 
     /// Whether a SIGTERM or SIGINT has arrived.
-    public var terminationRequested: Bool { terminationCount.load(ordering: .relaxed) > 0 }
+    package var terminationRequested: Bool { terminationCount.load(ordering: .relaxed) > 0 }
 
     /// Makes SIGHUP call `handler`, on the handler's queue.
-    public func onHangUp(_ handler: @escaping @Sendable () -> Void) {
+    package func onHangUp(_ handler: @escaping @Sendable () -> Void) {
         hangUp.withLock { $0 = handler }
     }
 
     /// Cancels the sources; the signals stay blocked.
-    public func cancel() {
+    package func cancel() {
         sources.withLock { sources in
             for source in sources { source.cancel() }
         }
     }
 
     /// `SIGTERM`, `SIGINT`, `SIGHUP` or `signal N`.
-    public static func name(of signo: Int32) -> String {
+    package static func name(of signo: Int32) -> String {
         switch signo {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"

@@ -10,18 +10,18 @@ import GNSSProtocol
 /// radii of curvature at that latitude), which is exact enough for the metres a receiver wanders. Means and
 /// standard deviations are computed with Welford's method; the CEP radii are the 50th and 95th percentiles
 /// (nearest rank) of the horizontal distances from the mean, so up to ``maximumStoredPoints`` positions are kept.
-public struct SurveyAccumulator: Sendable {
+package struct SurveyAccumulator: Sendable {
     /// How many horizontal positions are kept for the CEP radii (about a week and a half at one fix a second).
-    public static let maximumStoredPoints = 1_000_000
+    package static let maximumStoredPoints = 1_000_000
 
     /// Whether 2D fixes are rejected.
-    public var requires3D: Bool
+    package var requires3D: Bool
     /// The number of fixes averaged so far.
-    public private(set) var used = 0
+    package private(set) var used = 0
     /// Fixes rejected for lack of a position.
-    public private(set) var rejectedNoFix = 0
+    package private(set) var rejectedNoFix = 0
     /// Fixes rejected for being 2D when 3D is required.
-    public private(set) var rejected2D = 0
+    package private(set) var rejected2D = 0
 
     private var reference: (latitude: Double, longitude: Double, metresNorth: Double, metresEast: Double)?
     private var north = Welford()
@@ -30,12 +30,12 @@ public struct SurveyAccumulator: Sendable {
     private var points: [(east: Double, north: Double)] = []
 
     /// Creates an empty accumulator.
-    public init(requires3D: Bool = true) {
+    package init(requires3D: Bool = true) {
         self.requires3D = requires3D
     }
 
     /// Adds one fix, or counts it as rejected.
-    public mutating func add(_ fix: Fix) {
+    package mutating func add(_ fix: Fix) {
         guard fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude,
             latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
         else {
@@ -63,7 +63,7 @@ public struct SurveyAccumulator: Sendable {
     }
 
     /// The result so far.
-    public func result(requestedSeconds: Double, elapsedSeconds: Double, cancelled: Bool) -> SurveyResult {
+    package func result(requestedSeconds: Double, elapsedSeconds: Double, cancelled: Bool) -> SurveyResult {
         var result = SurveyResult(
             cancelled: cancelled, requestedSeconds: requestedSeconds, elapsedSeconds: elapsedSeconds,
             fixesUsed: used, rejectedNoFix: rejectedNoFix, rejected2D: rejected2D)
@@ -86,7 +86,7 @@ public struct SurveyAccumulator: Sendable {
     }
 
     /// Metres per degree of latitude (north) and of longitude (east) at `latitude`, on the WGS84 ellipsoid.
-    public static func metresPerDegree(latitude: Double) -> (north: Double, east: Double) {
+    package static func metresPerDegree(latitude: Double) -> (north: Double, east: Double) {
         let a = 6_378_137.0
         let f = 1 / 298.257_223_563
         let e2 = f * (2 - f)

@@ -9,26 +9,26 @@ import SingletonRegistry
 /// (elapsed / N) once a second of the registry's clock, `appSingletons.clock`. When the manager cancels it, it
 /// returns the partial result marked cancelled instead of throwing, so the client that asked still gets the figures
 /// of the part that ran.
-public enum SurveyJob {
+package enum SurveyJob {
     /// The job's name.
-    public static let name = "survey"
+    package static let name = "survey"
 
     /// What a survey is asked for: a survey asked for while one runs joins it only when these are equal.
-    public struct Parameters: Hashable, Sendable, CustomStringConvertible {
+    package struct Parameters: Hashable, Sendable, CustomStringConvertible {
         /// The survey's length.
-        public var seconds: Double
+        package var seconds: Double
         /// Whether only 3D fixes count.
-        public var requires3D: Bool
+        package var requires3D: Bool
 
         /// The length, as `30 s` or `0.5 s`.
-        public var description: String {
+        package var description: String {
             let length = seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds))" : "\(seconds)"
             return "\(length) s" + (requires3D ? "" : ", 2D fixes too")
         }
     }
 
     /// A survey of `seconds` that logs its result.
-    public static func make(seconds: Double, requires3D: Bool = true, logger: Logger) -> LongTask<SurveyResult> {
+    package static func make(seconds: Double, requires3D: Bool = true, logger: Logger) -> LongTask<SurveyResult> {
         LongTask(name: name, parameters: Parameters(seconds: seconds, requires3D: requires3D)) { progress in
             let result = await survey(seconds: seconds, requires3D: requires3D, progress: progress)
             logger.log(result.cancelled ? .notice : .info, result.summary)
@@ -37,7 +37,7 @@ public enum SurveyJob {
     }
 
     /// The daemon's ``SingletonRegistry/LongTaskManager/defaultJob``: a survey of `seconds` whose result is logged.
-    public static func defaultJob(seconds: Double, logger: Logger) -> LongTask<Void> {
+    package static func defaultJob(seconds: Double, logger: Logger) -> LongTask<Void> {
         let survey = make(seconds: seconds, logger: logger)
         return LongTask(name: name, parameters: survey.parameters) { progress in _ = try await survey.work(progress) }
     }

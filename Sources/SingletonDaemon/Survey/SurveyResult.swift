@@ -1,38 +1,38 @@
 import GNSSProtocol
 
 /// The outcome of a position survey: the averaged position and how much the fixes scattered around it.
-public struct SurveyResult: Sendable, Hashable {
+package struct SurveyResult: Sendable, Hashable {
     /// Whether the survey ran its full length or was cancelled (the figures then cover the part that ran).
-    public var cancelled: Bool
+    package var cancelled: Bool
     /// The length asked for, in seconds.
-    public var requestedSeconds: Double
+    package var requestedSeconds: Double
     /// How long it actually ran, in seconds.
-    public var elapsedSeconds: Double
+    package var elapsedSeconds: Double
     /// Mean latitude in degrees; `nil` when no fix was used.
-    public var latitude: Double?
+    package var latitude: Double?
     /// Mean longitude in degrees; `nil` when no fix was used.
-    public var longitude: Double?
+    package var longitude: Double?
     /// Mean altitude in metres (height above the ellipsoid when the fixes carry it, else above sea level).
-    public var altitude: Double?
+    package var altitude: Double?
     /// Standard deviation of the north component, in metres; `nil` with fewer than two fixes.
-    public var sigmaNorth: Double?
+    package var sigmaNorth: Double?
     /// Standard deviation of the east component, in metres; `nil` with fewer than two fixes.
-    public var sigmaEast: Double?
+    package var sigmaEast: Double?
     /// Standard deviation of the altitude, in metres; `nil` with fewer than two altitudes.
-    public var sigmaUp: Double?
+    package var sigmaUp: Double?
     /// The radius around the mean that holds half of the fixes (circular error probable), in metres.
-    public var cep50: Double?
+    package var cep50: Double?
     /// The radius around the mean that holds 95 % of the fixes, in metres.
-    public var cep95: Double?
+    package var cep95: Double?
     /// The number of fixes averaged.
-    public var fixesUsed: Int
+    package var fixesUsed: Int
     /// Fixes rejected because they had no position (mode 0 or 1).
-    public var rejectedNoFix: Int
+    package var rejectedNoFix: Int
     /// Fixes rejected because they were 2D while the survey requires 3D.
-    public var rejected2D: Int
+    package var rejected2D: Int
 
     /// Creates a result.
-    public init(
+    package init(
         cancelled: Bool, requestedSeconds: Double, elapsedSeconds: Double, latitude: Double? = nil,
         longitude: Double? = nil, altitude: Double? = nil, sigmaNorth: Double? = nil, sigmaEast: Double? = nil,
         sigmaUp: Double? = nil, cep50: Double? = nil, cep95: Double? = nil, fixesUsed: Int = 0,
@@ -55,10 +55,10 @@ public struct SurveyResult: Sendable, Hashable {
     }
 
     /// The number of fixes rejected for any reason.
-    public var fixesRejected: Int { rejectedNoFix + rejected2D }
+    package var fixesRejected: Int { rejectedNoFix + rejected2D }
 
     /// `{"class":"SURVEY","status":"completed"|"cancelled",...}` and a newline, as the control socket sends it.
-    public var jsonLine: [UInt8] {
+    package var jsonLine: [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "SURVEY")
         writer.string("status", cancelled ? "cancelled" : "completed")
@@ -80,7 +80,7 @@ public struct SurveyResult: Sendable, Hashable {
     }
 
     /// One line for logs and for `singletond survey`.
-    public var summary: String {
+    package var summary: String {
         let head =
             cancelled
             ? "survey cancelled after \(format(elapsedSeconds, 1)) of \(format(requestedSeconds, 0)) s"

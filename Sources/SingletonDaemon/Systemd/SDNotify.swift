@@ -6,13 +6,13 @@
 ///
 /// The socket is a path or, when it starts with `@`, a Linux abstract socket. Without `$NOTIFY_SOCKET` (not run by
 /// systemd with `Type=notify`) every send does nothing.
-public final class SDNotify: Sendable {
+package final class SDNotify: Sendable {
     /// The socket messages go to, as `$NOTIFY_SOCKET` names it; `nil` when notifications are off.
-    public let socketPath: String?
+    package let socketPath: String?
     private let fd: Int32
 
     /// Reads `$NOTIFY_SOCKET` from `environment` and opens a datagram socket when it is set.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         guard let path = environment["NOTIFY_SOCKET"], path.hasPrefix("/") || path.hasPrefix("@"), path.count > 1,
             case .success(let fd) = UnixSocket.make(Int32(SOCK_DGRAM.rawValue))
         else {
@@ -29,11 +29,11 @@ public final class SDNotify: Sendable {
     }
 
     /// Whether messages are sent at all.
-    public var isEnabled: Bool { socketPath != nil }
+    package var isEnabled: Bool { socketPath != nil }
 
     /// Sends `message` (`KEY=value` lines separated by newlines); returns whether the datagram went out.
     @discardableResult
-    public func send(_ message: String) -> Bool {
+    package func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
         let bytes = Array(message.utf8)
         let sent = UnixSocket.withAddress(socketPath) { address, length in
@@ -46,19 +46,19 @@ public final class SDNotify: Sendable {
 
     /// Sends `READY=1` with a status line.
     @discardableResult
-    public func ready(status: String) -> Bool { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
+    package func ready(status: String) -> Bool { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
 
     /// Sends `STATUS=` with `status` on one line.
     @discardableResult
-    public func status(_ status: String) -> Bool { send("STATUS=\(Self.oneLine(status))") }
+    package func status(_ status: String) -> Bool { send("STATUS=\(Self.oneLine(status))") }
 
     /// Sends `STOPPING=1`.
     @discardableResult
-    public func stopping() -> Bool { send("STOPPING=1") }
+    package func stopping() -> Bool { send("STOPPING=1") }
 
     /// Sends `WATCHDOG=1`.
     @discardableResult
-    public func watchdog() -> Bool { send("WATCHDOG=1") }
+    package func watchdog() -> Bool { send("WATCHDOG=1") }
 
     private static func oneLine(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })

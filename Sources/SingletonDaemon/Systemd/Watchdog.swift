@@ -4,9 +4,9 @@ import SingletonRegistry
 ///
 /// Before each `WATCHDOG=1` the loop awaits a trivial call on ``SingletonRegistry/RegistryActor``: if the actor is
 /// wedged (a manager blocked it), the pings stop and systemd restarts the daemon.
-public enum Watchdog {
+package enum Watchdog {
     /// The ping interval: half of `$WATCHDOG_USEC`, when it is set and `$WATCHDOG_PID` (if set) is `processID`.
-    public static func interval(environment: [String: String], processID: Int32) -> Duration? {
+    package static func interval(environment: [String: String], processID: Int32) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 else { return nil }
         if let pid = environment["WATCHDOG_PID"], Int32(pid) != processID { return nil }
         return .microseconds(usec / 2)
@@ -15,7 +15,7 @@ public enum Watchdog {
     /// Sends `WATCHDOG=1` every `interval` of `clock` after `probe` returned, until the task is cancelled.
     ///
     /// `probe` replaces the call on the registry's actor; a test passes one it can hold back.
-    public static func run(
+    package static func run(
         every interval: Duration, notify: SDNotify, clock: any Clock<Duration>,
         probe: (@Sendable () async -> Void)? = nil
     ) async {
