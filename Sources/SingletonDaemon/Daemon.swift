@@ -17,18 +17,21 @@ package enum Daemon {
     /// be opened. A shutdown that takes longer than ``RunOptions/stopTimeout`` from the first SIGTERM or SIGINT
     /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
-    /// Signals reach `signals` only in a process whose threads all block them: run it through
-    /// ``Singletond/runProcess(_:)``.
+    /// The parts are services of a ``DaemonServiceGroup``, started in this order and shut down in reverse: the
+    /// output, the control socket (bound), the registry's managers with the position source, and the socket's
+    /// serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
+    /// them: run it through ``Singletond/runProcess(_:)``.
     package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
         let logger = Logger(
             minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))
         let notify = SDNotify(environment: environment)
+        defer { signals.cancel() }
         // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is
-        // armed, so a startup step that does not return cannot keep the daemon from ending.
+        // armed, so a part that does not start or stop in time cannot keep the daemon from ending.
         let firstSignal = Task {
             var signalled = signals.terminations.makeAsyncIterator()
-            guard let signo = await signalled.next() else { return SIGTERM }
+            guard let signo = await signalled.next() else { return }
             logger.info("\(SignalHandler.name(of: signo)): shutting down")
             notify.stopping()
             let stopTimeout = options.stopTimeout
@@ -36,98 +39,28 @@ package enum Daemon {
                 logger.error("shutdown took longer than \(stopTimeout); exiting now")
                 _exit(1)
             }
-            return signo
-        }
-        let output: FixOutput
-        do {
-            output = try FixOutput(path: options.output, logger: logger, clock: await appSingletons.clock)
-        } catch {
-            logger.error("\(error)")
-            return 1
-        }
-        signals.onHangUp {
-            logger.info("SIGHUP: reopening the output")
-            output.reopen()
-        }
-        defer { signals.cancel() }
-
-        let controlPath = ControlPath.resolve(options.control, environment: environment, userID: getuid())
-        if options.control == nil,
-            let directory = ControlPath.privateDirectory(environment: environment, userID: getuid()),
-            let problem = ControlPath.checkPrivate(directory, create: true)
-        {
-            logger.error("control socket: \(problem)")
-            await output.close()
-            return 1
-        }
-        let server: ControlServer
-        do {
-            server = try ControlServer.bind(path: controlPath, logger: logger, clock: await appSingletons.clock)
-        } catch {
-            logger.error("\(error)")
-            return 1
         }
         let source = locationSource(for: options.source)
-
-        await compose(defaultSurveySeconds: options.surveySeconds, logger: logger)
-        let location = await appSingletons.locationManager
-        let tasks = await appSingletons.longTaskManager
-        let forwarder = await forwardFixes(from: location, to: output, server: server)
-        let background = [
-            logStates(await location.stateChanges(), tasks: await tasks.stateChanges(), logger: logger) {
-                notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
-            }
-        ]
-
-        do {
-            try await appSingletons.start()
-            // A signal that came during startup: the source is not opened, and the shutdown below follows at once.
-            if !signals.terminationRequested {
-                logger.info("opening \(source)")
-                try await location.start(source)
-            }
-        } catch {
-            logger.error("cannot open \(source): \(error)")
-            forwarder.cancel()
-            for task in background { task.cancel() }
-            await appSingletons.shutdown()
-            await server.stop()
-            await output.close()
-            return 1
-        }
-
-        // Nor is a daemon signalled during startup announced ready.
-        var watchdog: Task<Void, Never>?
-        if !signals.terminationRequested {
-            let responder = ControlResponder(
-                source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
-                server: server)
-            server.start { request, connection in await responder.respond(to: request, on: connection) }
-            let summary = await StatusReport.take(source: source.description, clients: (0, 0)).summary
-            notify.ready(status: summary)
-            logger.info(
-                "singletond \(Singletond.version) ready: \(source), control socket \(controlPath), "
-                    + "output \(options.output == "-" ? "standard output" : options.output)")
-            watchdog = Watchdog.interval(environment: environment, processID: getpid()).map { interval in
-                logger.debug("watchdog: pinging systemd every \(interval)")
-                return Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }
-            }
-        }
-
-        _ = await firstSignal.value
-        server.stopAccepting()
-        watchdog?.cancel()
-        await tasks.cancel()
-        await location.stop()
-        await appSingletons.shutdown()
-        // The source is closed: let the forwarder write the fixes it still holds, then close the output.
-        forwarder.cancel()
-        await forwarder.value
-        for task in background { task.cancel() }
-        await output.close()
-        await server.stop()
-        logger.info("stopped")
-        return 0
+        let output = OutputService(path: options.output, logger: logger, signals: signals)
+        let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
+        let registry = RegistryService(
+            source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
+            notify: notify, logger: logger, signals: signals)
+        let serving = ControlServingService(
+            control: control,
+            responder: { server in
+                ControlResponder(
+                    source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
+                    server: server)
+            },
+            readyLine: "singletond \(Singletond.version) ready: \(source), control socket \(control.path), "
+                + "output \(options.output == "-" ? "standard output" : options.output)",
+            environment: environment, notify: notify, logger: logger)
+        let group = DaemonServiceGroup([output, control, registry, serving], logger: logger)
+        let status = await group.run(
+            terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })
+        firstSignal.cancel()
+        return status
     }
 
     /// The registry's source for a command-line source.
@@ -159,58 +92,4 @@ package enum Daemon {
         defer { close(fd) }
         return isatty(fd) == 1
     }
-
-    /// Makes the process-wide container hold the live managers, location first, with the survey as the long
-    /// task's default job.
-    @RegistryActor
-    private static func compose(defaultSurveySeconds: Double, logger: Logger) {
-        appSingletons = AppSingletons()
-        appSingletons.declare(LocationManagerKey.self, LongTaskManagerKey.self)
-        appSingletons.longTaskManager.defaultJob = SurveyJob.defaultJob(seconds: defaultSurveySeconds, logger: logger)
-    }
-
-    /// Writes a TPV line per fix to the output and to every watcher.
-    private static func forwardFixes(
-        from location: LocationManager, to output: FixOutput, server: ControlServer
-    ) async -> Task<Void, Never> {
-        let updates = await location.updates(bufferSize: 1_024)
-        return Task {
-            var line: [UInt8] = []
-            for await update in updates {
-                line.removeAll(keepingCapacity: true)
-                GPSDJSONWriter.appendTPV(fixOf(update), to: &line)
-                output.write(line)
-                server.broadcast(line)
-            }
-        }
-    }
-
-    /// Logs every state change of the location and task managers and calls `changed` after each.
-    private static func logStates(
-        _ locations: AsyncStream<LocationState>, tasks: AsyncStream<LongTaskState>, logger: Logger,
-        changed: @escaping @Sendable () async -> Void
-    ) -> Task<Void, Never> {
-        Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var log = LocationStateLog()
-                    let timeline = Timeline(await appSingletons.clock)
-                    for await state in locations {
-                        for line in log.lines(for: state, at: timeline.now) { logger.log(line.level, line.text) }
-                        await changed()
-                    }
-                }
-                group.addTask {
-                    for await state in tasks {
-                        if case .running(_, let progress) = state, progress > 0 { continue }
-                        logger.info("task: \(state)")
-                        await changed()
-                    }
-                }
-            }
-        }
-    }
-
-    private static func fixOf(_ fix: Fix) -> Fix { fix }
-    private static func fixOf(_ update: LocationUpdate) -> Fix { update.fix }
 }

@@ -1,0 +1,49 @@
+import SingletonRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The last part to start: the control socket begins answering, systemd hears that the daemon is ready, and the
+/// watchdog pings begin. The first to stop: no new client is accepted during the shutdown.
+package final class ControlServingService: DaemonService {
+    private let control: ControlSocketService
+    private let responder: @Sendable (ControlServer) -> ControlResponder
+    private let readyLine: String
+    private let environment: [String: String]
+    private let notify: SDNotify
+    private let logger: Logger
+    private let watchdog = ObservedMutex<Task<Void, Never>?>(nil)
+
+    package init(
+        control: ControlSocketService, responder: @escaping @Sendable (ControlServer) -> ControlResponder,
+        readyLine: String, environment: [String: String], notify: SDNotify, logger: Logger
+    ) {
+        self.control = control
+        self.responder = responder
+        self.readyLine = readyLine
+        self.environment = environment
+        self.notify = notify
+        self.logger = logger
+    }
+
+    package func start() async throws(DaemonStartError) {
+        let server = control.server
+        let responder = responder(server)
+        server.start { request, connection in await responder.respond(to: request, on: connection) }
+        notify.ready(status: await StatusReport.take(source: responder.source, clients: (0, 0)).summary)
+        logger.info(readyLine)
+        let notify = notify
+        if let interval = Watchdog.interval(environment: environment, processID: getpid()) {
+            logger.debug("watchdog: pinging systemd every \(interval)")
+            watchdog.withLock {
+                $0 = Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }
+            }
+        }
+    }
+
+    package func shutdown() async {
+        control.server.stopAccepting()
+        watchdog.withLock { $0 }?.cancel()
+    }
+}

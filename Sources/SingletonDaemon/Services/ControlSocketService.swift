@@ -1,0 +1,48 @@
+import SingletonRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The control socket, bound (in its private directory, when it is the default one) but not yet serving; closed,
+/// with its clients, after the registry's managers have ended, so that a cancelled survey still sends its partial
+/// result.
+package final class ControlSocketService: DaemonService {
+    /// The socket's path.
+    package let path: String
+    private let isDefaultPath: Bool
+    private let environment: [String: String]
+    private let logger: Logger
+    private let bound = ObservedMutex<ControlServer?>(nil)
+
+    package init(option: String?, environment: [String: String], logger: Logger) {
+        path = ControlPath.resolve(option, environment: environment, userID: getuid())
+        isDefaultPath = option == nil
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// The bound server; only after ``start()``.
+    package var server: ControlServer {
+        guard let server = bound.withLock({ $0 }) else { preconditionFailure("the socket is used before it is bound") }
+        return server
+    }
+
+    package func start() async throws(DaemonStartError) {
+        if isDefaultPath, let directory = ControlPath.privateDirectory(environment: environment, userID: getuid()),
+            let problem = ControlPath.checkPrivate(directory, create: true)
+        {
+            throw DaemonStartError("control socket: \(problem)")
+        }
+        do {
+            let server = try ControlServer.bind(path: path, logger: logger, clock: await appSingletons.clock)
+            bound.withLock { $0 = server }
+        } catch {
+            throw DaemonStartError("\(error)")
+        }
+    }
+
+    package func shutdown() async {
+        await bound.withLock { $0 }?.stop()
+    }
+}

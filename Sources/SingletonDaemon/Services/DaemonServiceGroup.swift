@@ -1,0 +1,42 @@
+import SingletonRegistry
+
+/// Runs the daemon's parts the way swift-service-lifecycle's `ServiceGroup` does, and is the one place that decides
+/// the exit status.
+///
+/// It starts the services in order and stops starting at the first failure or at the first SIGTERM or SIGINT; then,
+/// unless a start failed, it waits for that signal; then it shuts down every service that started, in reverse
+/// order. The exit status is 0 after a graceful shutdown and 1 when a service could not start. The hard deadline of
+/// a shutdown that hangs belongs to the signal's handling (``Daemon``), armed the moment the signal arrives.
+package struct DaemonServiceGroup: Sendable {
+    /// The services, in the order they start.
+    package let services: [any DaemonService]
+    /// Where start failures and the end are logged.
+    package let logger: Logger
+
+    package init(_ services: [any DaemonService], logger: Logger) {
+        self.services = services
+        self.logger = logger
+    }
+
+    /// Runs the group until `terminated` returns; `terminationRequested` says whether it would return at once.
+    package func run(
+        terminationRequested: @Sendable () -> Bool, terminated: @Sendable () async -> Void
+    ) async -> Int32 {
+        var started: [any DaemonService] = []
+        var status: Int32 = 0
+        for service in services where !terminationRequested() {
+            do throws(DaemonStartError) {
+                try await service.start()
+                started.append(service)
+            } catch {
+                logger.error(error.description)
+                status = 1
+                break
+            }
+        }
+        if status == 0 { await terminated() }
+        for service in started.reversed() { await service.shutdown() }
+        if status == 0 { logger.info("stopped") }
+        return status
+    }
+}

@@ -1,0 +1,41 @@
+import SingletonRegistry
+
+/// The TPV output: opened first, so that every fix has somewhere to go, and closed last but for the socket; SIGHUP
+/// reopens it.
+package final class OutputService: DaemonService {
+    private let path: String
+    private let logger: Logger
+    private let signals: SignalHandler
+    private let opened = ObservedMutex<FixOutput?>(nil)
+
+    package init(path: String, logger: Logger, signals: SignalHandler) {
+        self.path = path
+        self.logger = logger
+        self.signals = signals
+    }
+
+    /// The open output; only after ``start()``.
+    package var output: FixOutput {
+        guard let output = opened.withLock({ $0 }) else { preconditionFailure("the output is read before it opened") }
+        return output
+    }
+
+    package func start() async throws(DaemonStartError) {
+        let output: FixOutput
+        do {
+            output = try FixOutput(path: path, logger: logger, clock: await appSingletons.clock)
+        } catch {
+            throw DaemonStartError("\(error)")
+        }
+        opened.withLock { $0 = output }
+        let logger = logger
+        signals.onHangUp {
+            logger.info("SIGHUP: reopening the output")
+            output.reopen()
+        }
+    }
+
+    package func shutdown() async {
+        await opened.withLock { $0 }?.close()
+    }
+}

@@ -1,0 +1,117 @@
+import GNSSLocation
+import GNSSProtocol
+import SingletonRegistry
+
+/// The registry's managers: composed into the process-wide container, their state changes logged, every fix written
+/// to the output and to the socket's watchers, and the position source opened.
+///
+/// Shutting down cancels the survey, stops the source, shuts the registry down (its own order: the reverse of the
+/// declared dependencies) and then lets the fixes already read reach the output.
+package final class RegistryService: DaemonService {
+    private let source: LocationSource
+    private let defaultSurveySeconds: Double
+    private let output: OutputService
+    private let control: ControlSocketService
+    private let notify: SDNotify
+    private let logger: Logger
+    private let signals: SignalHandler
+    private let running = ObservedMutex<(forwarder: Task<Void, Never>, logging: Task<Void, Never>)?>(nil)
+
+    package init(
+        source: LocationSource, defaultSurveySeconds: Double, output: OutputService, control: ControlSocketService,
+        notify: SDNotify, logger: Logger, signals: SignalHandler
+    ) {
+        self.source = source
+        self.defaultSurveySeconds = defaultSurveySeconds
+        self.output = output
+        self.control = control
+        self.notify = notify
+        self.logger = logger
+        self.signals = signals
+    }
+
+    package func start() async throws(DaemonStartError) {
+        await compose()
+        let location = await appSingletons.locationManager
+        let tasks = await appSingletons.longTaskManager
+        let forwarder = await forwardFixes(from: location)
+        let (source, notify) = (source, notify)
+        let logging = logStates(await location.stateChanges(), tasks: await tasks.stateChanges()) {
+            notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
+        }
+        running.withLock { $0 = (forwarder, logging) }
+        do {
+            try await appSingletons.start()
+            // A signal during startup: the source is not opened, and the shutdown follows at once.
+            if !signals.terminationRequested {
+                logger.info("opening \(source)")
+                try await location.start(source)
+            }
+        } catch {
+            await shutdown()
+            throw DaemonStartError("cannot open \(source): \(error)")
+        }
+    }
+
+    package func shutdown() async {
+        await appSingletons.longTaskManager.cancel()
+        await appSingletons.locationManager.stop()
+        await appSingletons.shutdown()
+        guard let (forwarder, logging) = running.withLock({ $0 }) else { return }
+        // The source is closed: let the forwarder write the fixes it still holds.
+        forwarder.cancel()
+        await forwarder.value
+        logging.cancel()
+    }
+
+    /// Makes the process-wide container hold the live managers, location first, with the survey as the long
+    /// task's default job.
+    @RegistryActor
+    private func compose() {
+        appSingletons = AppSingletons()
+        appSingletons.declare(LocationManagerKey.self, LongTaskManagerKey.self)
+        appSingletons.longTaskManager.defaultJob = SurveyJob.defaultJob(seconds: defaultSurveySeconds, logger: logger)
+    }
+
+    /// Writes a TPV line per fix to the output and to every watcher.
+    private func forwardFixes(from location: LocationManager) async -> Task<Void, Never> {
+        let updates = await location.updates(bufferSize: 1_024)
+        let (output, server) = (output.output, control.server)
+        return Task {
+            var line: [UInt8] = []
+            for await update in updates {
+                line.removeAll(keepingCapacity: true)
+                GPSDJSONWriter.appendTPV(update.fix, to: &line)
+                output.write(line)
+                server.broadcast(line)
+            }
+        }
+    }
+
+    /// Logs every state change of the location and task managers and calls `changed` after each.
+    private func logStates(
+        _ locations: AsyncStream<LocationState>, tasks: AsyncStream<LongTaskState>,
+        changed: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
+        let logger = logger
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var log = LocationStateLog()
+                    let timeline = Timeline(await appSingletons.clock)
+                    for await state in locations {
+                        for line in log.lines(for: state, at: timeline.now) { logger.log(line.level, line.text) }
+                        await changed()
+                    }
+                }
+                group.addTask {
+                    for await state in tasks {
+                        if case .running(_, let progress) = state, progress > 0 { continue }
+                        logger.info("task: \(state)")
+                        await changed()
+                    }
+                }
+            }
+        }
+    }
+}
