@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The daemon against a real gpsd (`gpsfake` replaying a fixture), compared with what `gpspipe -w` sees.
-@Suite(.serialized, .gpsdTools, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
+@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 
