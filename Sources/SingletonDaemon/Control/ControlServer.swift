@@ -158,6 +158,18 @@ package final class ControlServer: Sendable {
     /// The number of connected clients.
     package var clientCount: Int { state.withLock { $0.clients.count } }
 
+    /// What the server holds for each client, for a test that finds a client not served: whether a request is in
+    /// flight, the complete request lines waiting, and the bytes of reply queued.
+    package var clientStates: [String] {
+        state.withLock { state in
+            state.clients.sorted { $0.key < $1.key }.map { id, client in
+                "client \(id): busy \(client.busy), request task \(client.request != nil), "
+                    + "\(client.input.count(where: { $0 == 0x0A })) lines waiting (\(client.input.count) bytes), "
+                    + "\(client.output.count) bytes queued, end of input \(client.endOfInput), hung up \(client.hungUp)"
+            }
+        }
+    }
+
     /// The number of connected watchers.
     package var watcherCount: Int {
         state.withLock { $0.clients.values.count { $0.watching && $0.dropReason == nil } }

@@ -25,7 +25,8 @@ extension EscapedReadTests {
             return latitudes
         }
 
-        @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: []).withoutLiveTimeouts() }) @RegistryActor
+        @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: []).withoutLiveTimeouts() })
+        @RegistryActor
         func theCodeUnderTestReadsTheFixesTheTestDelivers() async throws {
             let mock = try #require(appSingletons.locationManager as? ScriptedLocationManager)
             let states = mock.stateChanges()
