@@ -16,6 +16,20 @@ package enum LoopbackQueues {
 
     /// The bytes queued, sent or received, on the sockets of 127.0.0.1:`port` and those connected to it.
     package static func queuedBytes(port: UInt16) throws -> Int {
+        let endpoint = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
+        var queued = 0
+        for fields in try tcpSockets() {
+            guard fields.count > 4, fields[1].hasSuffix(endpoint) || fields[2].hasSuffix(endpoint),
+                fields[3] != "0A"  // a listening socket's rx_queue is its accept backlog
+            else { continue }
+            for queue in fields[4].split(separator: ":") { queued += Int(queue, radix: 16) ?? 0 }
+        }
+        return queued
+    }
+
+    /// The IPv4 TCP sockets of `/proc/net/tcp`, one array of fields each: "sl local_address rem_address st
+    /// tx_queue:rx_queue tr:when retrnsmt uid timeout inode ...", addresses as HEX_IP:HEX_PORT.
+    package static func tcpSockets() throws -> [[Substring]] {
         let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
         try #require(fd >= 0, "/proc/net/tcp: \(String(cString: strerror(errno)))")
         defer { close(fd) }
@@ -25,17 +39,9 @@ package enum LoopbackQueues {
         while case let count = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), count > 0 {
             bytes += buffer[0..<count]
         }
-        // "sl local_address rem_address st tx_queue:rx_queue ...", addresses as HEX_IP:HEX_PORT.
-        let endpoint = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
-        var queued = 0
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count > 4, fields[1].hasSuffix(endpoint) || fields[2].hasSuffix(endpoint),
-                fields[3] != "0A"  // a listening socket's rx_queue is its accept backlog
-            else { continue }
-            for queue in fields[4].split(separator: ":") { queued += Int(queue, radix: 16) ?? 0 }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst().map {
+            $0.split(separator: " ")
         }
-        return queued
     }
 }
 

@@ -173,21 +173,10 @@ enum GPSDTools {
     /// How many of process `pid`'s descriptors are IPv4 TCP sockets whose peer is 127.0.0.1:`port`, whatever their
     /// state: the connections a client holds to a server on that port.
     static func socketsConnected(toPort port: UInt16, ofProcess pid: pid_t = getpid()) throws -> Int {
-        // /proc/net/tcp: "sl local_address rem_address st ... uid timeout inode", addresses as HEX_IP:HEX_PORT.
-        // Read to the end: /proc reports a size of 0, and a single read stops after a page.
-        let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
-        try #require(fd >= 0, "/proc/net/tcp: \(SourceError.systemMessage(errno))")
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while case let count = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), count > 0 {
-            bytes += buffer[0..<count]
-        }
         let peer = String(format: "0100007F:%04X", port)
         var inodes: Set<String> = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            if fields.count > 9, fields[2] == peer { inodes.insert("socket:[\(fields[9])]") }
+        for fields in try LoopbackQueues.tcpSockets() where fields.count > 9 && fields[2] == peer {
+            inodes.insert("socket:[\(fields[9])]")
         }
         let directory = "/proc/\(pid)/fd"
         // The process may exit meanwhile: then it holds nothing.
