@@ -51,9 +51,12 @@ import Testing
         #expect(access(target, F_OK) == 0)
     }
 
+    /// The process's umask, read from `/proc/self/status` rather than set and restored: setting it would change the
+    /// mode of files that tests running in parallel create meanwhile.
     static func umask() -> mode_t {
-        let old = Glibc.umask(0)
-        Glibc.umask(old)
-        return old
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+        return line.flatMap { mode_t($0.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) }
+            ?? 0o022
     }
 }

@@ -57,10 +57,11 @@ extension ControlServer {
         case .success(let made): fd = made
         case .failure(let error): throw failure(error.description)
         }
-        let oldMask = umask(0o177)
+        // The socket file is made 0600 right after it is bound, before `listen`: until then nobody can connect to
+        // it, so the default mode of the short window grants nothing. (Narrowing the process's umask around
+        // `bind` instead would narrow it for every other thread's files too.)
         let bound = UnixSocket.withAddress(path) { address, length in Glibc.bind(fd, address, length) }
         let bindErrno = errno
-        umask(oldMask)
         guard let bound else {
             close(fd)
             throw failure("the path is too long for a Unix socket (at most 107 bytes)")
