@@ -42,7 +42,7 @@ extension GPSFakeEndToEndTests {
         for round in 1...10 {
             // Without -1 gpsfake replays the log in a loop, so fixes come whenever the daemon's backoff lets it in.
             let fake = try ChildProcess(
-                gpsfake, ["-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
+                gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
                 ownTemporaryDirectory: true)
             defer { fake.kill() }
             let fixed = await daemon.stderr.line(containing: "location: fixed (gpsd", timeout: 90)

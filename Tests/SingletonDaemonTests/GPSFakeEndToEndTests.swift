@@ -26,7 +26,8 @@ import Testing
 
         // gpsfake gets a `$TMPDIR` of its own (see ChildProcess.init's ownTemporaryDirectory).
         let fake = try ChildProcess(
-            gpsfake, ["-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept, ownTemporaryDirectory: true)
+            gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
+            ownTemporaryDirectory: true)
         defer { fake.kill() }
         let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
