@@ -122,7 +122,7 @@ import Testing
     func gpsdKilledMidStreamThenRestartedResumesOnTheSameStreams() async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
         let port = try freePort()
-        let arguments = ["-1", "-n", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
+        let arguments = ["-1", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
         let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
         defer { first.terminate() }
 
