@@ -26,8 +26,8 @@ let package = Package(
         // Swift Testing support for GNSSLocation: a LocationManager that plays scripted fixes.
         .target(name: "GNSSLocationTesting", dependencies: ["GNSSLocation", "SingletonRegistryTesting"]),
         // The daemon's parts (command line, control socket, output, signals), testable as a library.
-        .target(name: "SingletonDaemon", dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol"]),
-        .executableTarget(name: "singletond", dependencies: ["SingletonDaemon"]),
+        .target(name: "SingletondCore", dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol"]),
+        .executableTarget(name: "singletond", dependencies: ["SingletondCore"]),
         // hop-bench's harness (runner, histogram, report, baseline check), a library so tests can reach it.
         .target(name: "HopBenchCore", path: "Benchmarks/HopBenchCore"),
         .executableTarget(
@@ -36,7 +36,7 @@ let package = Package(
             path: "Benchmarks/HopBench"
         ),
         // What the test targets share: the machine's required parts as Swift Testing conditions, child processes,
-        // a loopback TCP peer, temporary paths and descriptor helpers. SingletonRegistry lends its ObservedMutex.
+        // a loopback TCP peer, temporary paths and descriptor helpers. SingletonRegistry lends its SanitizerVisibleMutex.
         .target(name: "TestSupport", dependencies: ["SingletonRegistry"], path: "Tests/TestSupport"),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol", "TestSupport"]),
         .testTarget(
@@ -46,8 +46,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "SingletonDaemonTests",
-            dependencies: ["SingletonDaemon", "SingletonRegistryTesting", "GNSSLocationTesting", "TestSupport"]
+            name: "SingletondCoreTests",
+            dependencies: ["SingletondCore", "SingletonRegistryTesting", "GNSSLocationTesting", "TestSupport"]
         ),
         .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
     ],

@@ -1,6 +1,6 @@
 // libFuzzer entry point for singletond's command-line parser; built against the daemon by scripts/fuzz.
 
-import SingletonDaemon
+import SingletondCore
 
 /// Splits the input at NUL bytes into arguments (as the kernel hands them to a program) and parses them, as the
 /// daemon's command line and as the arguments of `singletond decode`: the result is a command or a `UsageError` with a

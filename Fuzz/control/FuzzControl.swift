@@ -1,6 +1,6 @@
 // libFuzzer entry point for the control socket's request parser; built against the daemon by scripts/fuzz.
 
-import SingletonDaemon
+import SingletondCore
 
 /// Parses every line of the input as a control request: each must give a request or a `ControlRequestError`
 /// whose message is not empty, never a crash or a hang.

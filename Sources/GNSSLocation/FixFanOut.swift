@@ -11,7 +11,7 @@ final class FixFanOut: Sendable {
         weak var subscription: FixSubscription?
     }
 
-    private let entries = ObservedMutex<[Entry]>([])
+    private let entries = SanitizerVisibleMutex<[Entry]>([])
 
     /// The number of live subscribers.
     var count: Int {

@@ -15,7 +15,7 @@ final class FixSubscription: Sendable {
     }
 
     let capacity: Int
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

@@ -61,7 +61,7 @@ open class LocationManager: ManagedSingleton {
     /// thrown (and the state becomes ``LocationState/failed(source:message:)``). Network sources (gpsd, NMEA over
     /// TCP) are opened in the background and retried with backoff until they answer.
     open func start(_ source: LocationSource) async throws {
-        await stop()
+        await shutdown()
         self.source = source
         lastProblem = nil
         var firstChannel: ByteChannel?
@@ -83,21 +83,8 @@ open class LocationManager: ManagedSingleton {
         self.session = Task { [firstChannel] in await session.run(firstChannel: firstChannel) }
     }
 
-    /// Stops the source and waits until it is closed; subscribers keep their streams.
-    open func stop() async {
-        let running = session
-        session = nil
-        running?.cancel()
-        await running?.value
-        // After the session has ended: a fix it delivered while this waited may have armed a new staleness watch.
-        staleWatch?.cancel()
-        staleWatch = nil
-        source = nil
-        transition(to: .idle)
-    }
-
     /// Every state change from now on, starting with the current state, in order. The stream does not finish when
-    /// the manager stops or shuts down, since it can be started again; the subscriber ends it by cancelling its task
+    /// the manager shuts down, since it can be started again; the subscriber ends it by cancelling its task
     /// or dropping it.
     public func stateChanges() -> AsyncStream<LocationState> {
         states.subscribe(initial: state)
@@ -163,9 +150,18 @@ open class LocationManager: ManagedSingleton {
         if let configuredSource { try await start(configuredSource) }
     }
 
-    /// Stops the source.
+    /// Stops the source and waits until it is closed; subscribers keep their streams, and ``start(_:)`` or
+    /// ``start()`` may run a source again.
     open func shutdown() async {
-        await stop()
+        let running = session
+        session = nil
+        running?.cancel()
+        await running?.value
+        // After the session has ended: a fix it delivered while this waited may have armed a new staleness watch.
+        staleWatch?.cancel()
+        staleWatch = nil
+        source = nil
+        transition(to: .idle)
     }
 
     /// Turns a fixed state stale when no fix came for ``staleAfter``.

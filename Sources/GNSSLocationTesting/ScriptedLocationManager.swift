@@ -30,7 +30,7 @@ open class ScriptedLocationManager: LocationManager {
 
     /// Records `source` and plays the script from its start in the background, replacing a running play.
     open override func start(_ source: LocationSource) async throws {
-        await stop()
+        await shutdown()
         requestedSources.append(source)
         transition(to: .waitingForFix(source: "scripted \(source)"))
         let script = script
@@ -49,11 +49,11 @@ open class ScriptedLocationManager: LocationManager {
     }
 
     /// Stops the play and waits for it; subscribers keep their streams.
-    open override func stop() async {
+    open override func shutdown() async {
         let running = player
         player = nil
         running?.cancel()
         await running?.value
-        await super.stop()
+        await super.shutdown()
     }
 }

@@ -12,19 +12,19 @@ import SingletonRegistry
 /// Everything here runs on the cooperative pool or on threads of its own (the control socket's poll thread, the
 /// output queue, the signal queue); the main actor is never used. The registry is reached through
 /// `appSingletons` on ``SingletonRegistry/RegistryActor``.
-package enum Daemon {
+extension Singletond {
     /// Runs the daemon and returns its exit status: 0 after a graceful shutdown, 1 when something it needs cannot
     /// be opened. A shutdown that takes longer than ``RunOptions/stopTimeout`` from the first SIGTERM or SIGINT
     /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
-    /// The parts are services of a ``DaemonServiceGroup``, started in this order and shut down in reverse: the
+    /// The parts are services of a ``SingletondServiceGroup``, started in this order and shut down in reverse: the
     /// output, the control socket (bound), the registry's managers with the position source, and the socket's
     /// serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
-    /// them: run it through ``Singletond/runProcess(_:)``.
+    /// them: run it through ``runProcess(_:)``.
     package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
-        let logger = Logger(
-            minimumLevel: options.logLevel, journalFormat: Logger.isJournal(fd: 2, environment: environment))
+        let logger = LogWriter(
+            minimumLevel: options.logLevel, journalFormat: LogWriter.isJournal(fd: 2, environment: environment))
         let notify = SDNotify(environment: environment)
         defer { signals.cancel() }
         // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is
@@ -53,10 +53,10 @@ package enum Daemon {
                     source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
                     server: server)
             },
-            readyLine: "singletond \(Singletond.version) ready: \(source), control socket \(control.path), "
+            readyLine: "singletond \(version) ready: \(source), control socket \(control.path), "
                 + "output \(options.output == "-" ? "standard output" : options.output)",
             environment: environment, notify: notify, logger: logger)
-        let group = DaemonServiceGroup([output, control, registry, serving], logger: logger)
+        let group = SingletondServiceGroup([output, control, registry, serving], logger: logger)
         let status = await group.run(
             terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })
         firstSignal.cancel()

@@ -37,7 +37,7 @@ package enum Singletond {
         case "decode": return DecodeCommand.run(Array(arguments.dropFirst()))
         default: break
         }
-        let command: DaemonCommand
+        let command: SingletondCommand
         do {
             command = try CommandLineParser.parse(arguments)
         } catch {
@@ -66,7 +66,7 @@ package enum Singletond {
         }
         switch command {
         case .run(let options):
-            return await Daemon.run(options, environment: environment, signals: signals ?? SignalHandler())
+            return await run(options, environment: environment, signals: signals ?? SignalHandler())
         case .status(let options): return client(options).status()
         case .watch(let options): return client(options).watch()
         case .survey(let seconds, let options): return client(options).survey(seconds: seconds)

@@ -1,3 +1,3 @@
-import SingletonDaemon
+import SingletondCore
 
 Singletond.runProcess(Array(CommandLine.arguments.dropFirst()))

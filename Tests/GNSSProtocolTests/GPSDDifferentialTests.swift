@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Decodes real logs, the project's fixtures and generated streams with both our decoder and gpsd's `gpsdecode`,
-/// and requires that we reproduce at least 99% of gpsd's timed epochs in every input.
+/// and requires that we reproduce at least 99% of gpsd's timed cycles in every input.
 @Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDDifferentialTests {
     /// Logs we cannot hold to 99%, with the share we are held to and why. None at present: bundg_zeus_9 (a
     /// chartplotter that sends depth) was one until the decoder learnt gpsd's continuation mode.
@@ -36,7 +36,7 @@ import Testing
             let bytes = try [UInt8](Data(contentsOf: file))
             let agreement = try await GPSDReference.compare(bytes, name: file.lastPathComponent, tool: tool)
             print(agreement)
-            #expect(agreement.gpsdEpochs >= 15)
+            #expect(agreement.gpsdCycles >= 15)
             #expect(
                 agreement.ratio >= 0.99,
                 "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
@@ -59,7 +59,7 @@ import Testing
         let reference = try await GPSDReference.compare(clean, name: "clean", tool: tool)
         let agreement = try await GPSDReference.compare(spliced, name: "spliced", tool: tool)
         print(agreement)
-        #expect(agreement.gpsdEpochs == reference.gpsdEpochs, "gpsd itself loses nothing")
+        #expect(agreement.gpsdCycles == reference.gpsdCycles, "gpsd itself loses nothing")
         #expect(
             agreement.ratio >= 0.99,
             "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")
@@ -74,7 +74,7 @@ import Testing
         let agreement = try await GPSDReference.compare(
             Array(text.utf8), name: "chartplotter \(trailingGLL)", tool: tool)
         print(agreement)
-        #expect(agreement.gpsdEpochs >= 3)
+        #expect(agreement.gpsdCycles >= 3)
         #expect(agreement.ratio == 1, "\(agreement)\n\(agreement.mismatches.joined(separator: "\n"))")
     }
 
@@ -82,10 +82,10 @@ import Testing
     func randomStreamsAgreeWithGpsd(seed: UInt64) async throws {
         let tool = try GPSDReference.gpsdecode()
         var generator = NMEAStreamGenerator(seed: seed)
-        let stream = generator.stream(epochs: 300)
+        let stream = generator.stream(cycles: 300)
         let agreement = try await GPSDReference.compare(stream, name: "random seed \(seed)", tool: tool)
         print(agreement, generator.summary)
-        #expect(agreement.gpsdEpochs >= 250)
+        #expect(agreement.gpsdCycles >= 250)
         #expect(
             agreement.ratio >= 0.99,
             "\(agreement)\n\(agreement.mismatches.prefix(5).joined(separator: "\n"))")

@@ -3,7 +3,7 @@ import GNSSProtocol
 import TestSupport
 import Testing
 
-/// Runs gpsd's own decoder (`gpsdecode`) and compares its TPVs with ours, epoch by epoch.
+/// Runs gpsd's own decoder (`gpsdecode`) and compares its TPVs with ours, cycle by cycle.
 enum GPSDReference {
     /// The package root, found from this file's path.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -76,12 +76,12 @@ enum GPSDReference {
     /// The outcome of comparing one input.
     struct Agreement: CustomStringConvertible {
         var name: String
-        var gpsdEpochs = 0
+        var gpsdCycles = 0
         var reproduced = 0
         var mismatches: [String] = []
-        var ratio: Double { gpsdEpochs == 0 ? 1 : Double(reproduced) / Double(gpsdEpochs) }
+        var ratio: Double { gpsdCycles == 0 ? 1 : Double(reproduced) / Double(gpsdCycles) }
         var description: String {
-            "\(name): \(reproduced)/\(gpsdEpochs) gpsd epochs reproduced (\(Int((ratio * 1000).rounded()) / 10)%)"
+            "\(name): \(reproduced)/\(gpsdCycles) gpsd cycles reproduced (\(Int((ratio * 1000).rounded()) / 10)%)"
         }
     }
 
@@ -97,7 +97,7 @@ enum GPSDReference {
         }
         var agreement = Agreement(name: name)
         for (time, tpvs) in reference.sorted(by: { $0.key < $1.key }) {
-            agreement.gpsdEpochs += 1
+            agreement.gpsdCycles += 1
             guard let fix = ours[time] else {
                 agreement.mismatches.append("\(time): missing")
                 continue

@@ -34,8 +34,8 @@ struct NMEAStreamGenerator {
         return d + fixed(minutes, 5, width: 8)
     }
 
-    /// A stream of `epochs` one-second fix cycles.
-    mutating func stream(epochs: Int) -> [UInt8] {
+    /// A stream of `cycles` one-second fix cycles.
+    mutating func stream(cycles: Int) -> [UInt8] {
         let talkers = ["GP", "GN", "GL", "GA", "GB", "BD"]
         let talker = talkers[Int(rng.next() % UInt64(talkers.count))]
         var order = ["RMC", "GGA", "GSA", "GSV", "VTG", "GLL"]
@@ -50,7 +50,7 @@ struct NMEAStreamGenerator {
         let year = 10 + Int(rng.next() % 30)
         summary = "talker \(talker) order \(order.joined(separator: ","))"
         var text = "# generated stream\n"
-        for _ in 0..<epochs {
+        for _ in 0..<cycles {
             let hms =
                 (time / 3600 < 10 ? "0" : "") + "\(time / 3600)" + (time / 60 % 60 < 10 ? "0" : "")
                 + "\(time / 60 % 60)" + (time % 60 < 10 ? "0" : "") + "\(time % 60)" + ".00"

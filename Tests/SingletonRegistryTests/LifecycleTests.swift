@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     /// A journal of lifecycle events shared by the probes of one test.
     final class Journal: Sendable {
-        private let entries = ObservedMutex<[String]>([])
+        private let entries = SanitizerVisibleMutex<[String]>([])
         var all: [String] { entries.withLock { $0 } }
         func write(_ entry: String) { entries.withLock { $0.append(entry) } }
     }

@@ -45,7 +45,7 @@ import Testing
 
     /// Counts the jobs running at once and the most that ever did.
     final class Overlap: Sendable {
-        private let counts = ObservedMutex((now: 0, most: 0))
+        private let counts = SanitizerVisibleMutex((now: 0, most: 0))
         var most: Int { counts.withLock { $0.most } }
 
         func job(_ name: String) -> LongTask<Void> {

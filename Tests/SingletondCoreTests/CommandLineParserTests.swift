@@ -1,4 +1,4 @@
-import SingletonDaemon
+import SingletondCore
 import Testing
 
 @Suite struct CommandLineParserTests {

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// What the client says when the daemon does not serve it: a refusal sent before the client could send its request
 /// is printed, and a daemon that takes the request but never answers (stopped, wedged) is given up after the

@@ -2,7 +2,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// The default control socket's directory without `$XDG_RUNTIME_DIR` is private: made 0700 by the daemon, and one
 /// that another user made first, a link, or a directory others may enter is refused.
@@ -60,7 +60,7 @@ import Testing
         try #require(lchown(path, 65_534, 65_534) == 0)
         #expect(throws: ControlServerError.self) {
             try ControlServer.bind(
-                path: path, logger: Logger(minimumLevel: .error, journalFormat: false), clock: ContinuousClock())
+                path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false), clock: ContinuousClock())
         }
         #expect(access(path, F_OK) == 0, "another user's file is never removed")
     }

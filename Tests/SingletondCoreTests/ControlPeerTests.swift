@@ -4,7 +4,7 @@ import SingletonRegistryTesting
 import TestSupport
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// Both ends of the control socket check who is at the other end (`SO_PEERCRED`): the daemon serves its own user
 /// and root only, and the client talks only to a daemon of its own user or root. `nobody` plays the other user.
@@ -24,7 +24,7 @@ import Testing
         try #require(chmod(directory.path, 0o755) == 0)
         let path = directory.file("c.sock")
         let server = try ControlServer.bind(
-            path: path, logger: Logger(minimumLevel: .error, journalFormat: false), clock: TestClock())
+            path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false), clock: TestClock())
         server.start { _, connection in connection.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
         // Past the socket's mode, as a misconfigured --control directory would let them: the check still holds.
         try #require(chmod(path, 0o666) == 0)

@@ -4,7 +4,7 @@ import SingletonRegistryTesting
 import TestSupport
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// A loop of clients that leave without reading their replies: the first drop is logged, the rest counted, and one
 /// summary goes out a minute later, instead of one line per client.

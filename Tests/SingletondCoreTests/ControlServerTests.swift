@@ -1,13 +1,13 @@
 import Foundation
 import GNSSProtocol
-import SingletonDaemon
 import SingletonRegistryTesting
+import SingletondCore
 import TestSupport
 import Testing
 
 /// The control socket in-process, with a scripted handler: limits, bad input, watchers, socket file handling.
 @Suite(.timeLimit(.minutes(3))) struct ControlServerTests {
-    private let logger = Logger(minimumLevel: .error, journalFormat: false)
+    private let logger = LogWriter(minimumLevel: .error, journalFormat: false)
 
     /// A handler that answers `status` with a fixed line and makes `watch` clients watchers.
     private static let handler: ControlServer.Handler = { request, connection in

@@ -1,4 +1,4 @@
-import SingletonDaemon
+import SingletondCore
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct DecodeCommandTests {

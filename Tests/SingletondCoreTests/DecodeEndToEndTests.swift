@@ -23,8 +23,8 @@ import Testing
     @Test(arguments: Input.allCases) func writesWhatTheDecoderMakesAndASummary(input: Input) async throws {
         let run =
             switch input {
-            case .file: try await DaemonProcess.run(["decode", Self.fixture])
-            case .standardInput: try await DaemonProcess.run(["decode", "-"], stdin: Self.fixture)
+            case .file: try await SingletondProcess.run(["decode", Self.fixture])
+            case .standardInput: try await SingletondProcess.run(["decode", "-"], stdin: Self.fixture)
             }
         #expect(run.status == 0, "\(run.stderr)")
 
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func anUnreadableFileIsNamedAndExits1() async throws {
-        let run = try await DaemonProcess.run(["decode", "/nonexistent/track.nmea"])
+        let run = try await SingletondProcess.run(["decode", "/nonexistent/track.nmea"])
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == ["singletond decode: cannot open '/nonexistent/track.nmea': No such file or directory"])

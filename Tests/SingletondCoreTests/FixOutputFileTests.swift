@@ -3,11 +3,11 @@ import SingletonRegistryTesting
 import TestSupport
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// The output file: created 0640, and never reached through a symbolic link that another user planted.
 @Suite struct FixOutputFileTests {
-    static let logger = Logger(minimumLevel: .error, journalFormat: false, fd: -1)
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, fd: -1)
 
     @Test func aNewOutputFileIsCreated0640() async throws {
         let directory = TemporaryDirectory()

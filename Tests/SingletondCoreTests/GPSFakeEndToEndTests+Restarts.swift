@@ -33,7 +33,7 @@ extension GPSFakeEndToEndTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let port = try freePort()
-        let daemon = try DaemonProcess([
+        let daemon = try SingletondProcess([
             "--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock"), "--output", "/dev/null",
         ])
         defer { daemon.kill() }

@@ -29,7 +29,7 @@ import Testing
             gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
             ownTemporaryDirectory: true)
         defer { fake.kill() }
-        let daemon = try DaemonProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
+        let daemon = try SingletondProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
         // The daemon retries until gpsfake's gpsd listens; once it watches, gpsd opens the log's device.
         #expect(

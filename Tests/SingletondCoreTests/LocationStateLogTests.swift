@@ -1,7 +1,7 @@
 import GNSSLocation
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// What the daemon logs of the location manager's states: every change, but a source that fails again and again
 /// for one reason gets its first line, one summary a minute at most, and one when the run ends.

@@ -4,7 +4,7 @@ import SingletonRegistryTesting
 import TestSupport
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// A broken or slow output costs a few log lines, in words that match the cause, not one line per fix.
 @Suite struct OutputLossLogTests {

@@ -1,6 +1,6 @@
 import Foundation
-import SingletonDaemon
 import SingletonRegistryTesting
+import SingletondCore
 import Synchronization
 import TestSupport
 import Testing

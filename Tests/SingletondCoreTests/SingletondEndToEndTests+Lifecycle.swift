@@ -3,15 +3,15 @@ import GNSSProtocol
 import TestSupport
 import Testing
 
-extension DaemonEndToEndTests {
+extension SingletondEndToEndTests {
     /// Runs `body` with a daemon whose source is a FIFO the test holds open and never writes: no fixes, no
     /// clients, nothing to do.
-    private func withIdleDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
+    private func withIdleDaemon(_ body: (SingletondProcess) async throws -> Void) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let source = try HeldFIFO(directory.file("nmea"))
         defer { source.close() }
-        let daemon = try DaemonProcess([
+        let daemon = try SingletondProcess([
             "--nmea", source.path, "--control", directory.file("c.sock"), "--output", "/dev/null",
         ])
         defer { daemon.kill() }
@@ -22,15 +22,15 @@ extension DaemonEndToEndTests {
     /// Runs `body` with a daemon whose shutdown cannot finish: the output is a FIFO that nobody reads, filled with
     /// more TPV lines than its pipe holds, so closing the output waits for a writer that stays stuck.
     private func withStuckOutput(
-        stopTimeout: String, _ body: (DaemonProcess) async throws -> Void
+        stopTimeout: String, _ body: (SingletondProcess) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let track = directory.file("track.nmea")
-        try Self.manyEpochs(2_000).write(toFile: track, atomically: false, encoding: .utf8)
+        try Self.manyCycles(2_000).write(toFile: track, atomically: false, encoding: .utf8)
         let output = try HeldFIFO(directory.file("out"))
         defer { output.close() }
-        let daemon = try DaemonProcess([
+        let daemon = try SingletondProcess([
             "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
             "--stop-timeout", stopTimeout,
         ])
@@ -95,8 +95,8 @@ extension DaemonEndToEndTests {
         return ("\(thread) \(name.trimmingCharacters(in: .newlines))", mask)
     }
 
-    /// `count` one-second epochs of RMC and GGA.
-    static func manyEpochs(_ count: Int) -> String {
+    /// `count` one-second cycles of RMC and GGA.
+    static func manyCycles(_ count: Int) -> String {
         (0..<count).map { n in
             let time = String(format: "%02d%02d%02d.00", 10 + n / 3_600, n / 60 % 60, n % 60)
             return NMEAChecksum.sentence("GPRMC,\(time),A,5221.480,N,00452.300,E,001.0,090.0,221126,,,A")
@@ -130,7 +130,7 @@ extension DaemonEndToEndTests {
     }
 }
 
-extension DaemonEndToEndTests {
+extension SingletondEndToEndTests {
     /// Whether `pid` blocks SIGTERM: the `SigBlk` mask of `/proc/PID/status`.
     private func blocksSIGTERM(_ pid: pid_t) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -146,7 +146,7 @@ extension DaemonEndToEndTests {
     @Test func aSignalAtTheFirstMomentOfStartupEndsTheDaemonCleanly() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let daemon = try DaemonProcess(["--demo", "--control", directory.file("c.sock"), "--output", "/dev/null"])
+        let daemon = try SingletondProcess(["--demo", "--control", directory.file("c.sock"), "--output", "/dev/null"])
         defer { daemon.kill() }
         var polls = 0
         while !blocksSIGTERM(daemon.pid), polls < 100_000 {

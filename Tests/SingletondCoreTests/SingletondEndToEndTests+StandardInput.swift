@@ -3,7 +3,7 @@ import GNSSProtocol
 import TestSupport
 import Testing
 
-extension DaemonEndToEndTests {
+extension SingletondEndToEndTests {
     /// `singletond --nmea -`: the receiver's NMEA arrives on standard input (a pipe from another program, here a
     /// file), and every fix the decoder makes of it is written, in order.
     @Test func nmeaFromStandardInputBecomesTPVLines() async throws {
@@ -11,7 +11,7 @@ extension DaemonEndToEndTests {
         let fixes = try DecodeEndToEndTests.decodedFixture().fixes
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let daemon = try DaemonProcess(["--nmea", "-", "--control", directory.file("c.sock")], stdin: fixture)
+        let daemon = try SingletondProcess(["--nmea", "-", "--control", directory.file("c.sock")], stdin: fixture)
         defer { daemon.kill() }
 
         var lines: [JSONValue] = []

@@ -3,22 +3,22 @@ import TestSupport
 import Testing
 
 /// Surveys that nobody awaits any more, and surveys of other parameters asked for while one runs.
-extension DaemonEndToEndTests {
+extension SingletondEndToEndTests {
     @Test func aSurveyWhoseLastClientIsGoneIsCancelled() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (daemon, control) = try await startDemo(in: directory)
         defer { daemon.kill() }
-        let first = try DaemonProcess(["survey", "600", "--control", control])
+        let first = try SingletondProcess(["survey", "600", "--control", control])
         defer { first.kill() }
         #expect(await first.stderr.line(containing: "survey: 0%") != nil)
-        let joined = try DaemonProcess(["survey", "600", "--control", control])
+        let joined = try SingletondProcess(["survey", "600", "--control", control])
         defer { joined.kill() }
         #expect(await joined.stderr.line(containing: "survey: ") != nil, "the same survey is joined")
 
         first.signal(SIGKILL)
         _ = await first.exitStatus()
-        let stillRunning = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        let stillRunning = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(stillRunning?["task"]?["state"]?.stringValue == "running", "one client still awaits the survey")
 
         joined.signal(SIGKILL)
@@ -26,7 +26,7 @@ extension DaemonEndToEndTests {
         // The daemon logs the partial result when the survey ends: the event that proves it was cancelled.
         let log = await daemon.stderr.line(containing: "survey cancelled after")
         #expect(log != nil, "a survey nobody awaits is cancelled: \(daemon.stderr.history)")
-        let after = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        let after = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(after?["task"]?["state"]?.stringValue == "cancelled")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
@@ -37,11 +37,11 @@ extension DaemonEndToEndTests {
         defer { directory.remove() }
         let (daemon, control) = try await startDemo(in: directory)
         defer { daemon.kill() }
-        let long = try DaemonProcess(["survey", "600", "--control", control])
+        let long = try SingletondProcess(["survey", "600", "--control", control])
         defer { long.kill() }
         #expect(await long.stderr.line(containing: "survey: 0%") != nil)
 
-        let short = try await DaemonProcess.run(["survey", "3", "--control", control])
+        let short = try await SingletondProcess.run(["survey", "3", "--control", control])
         #expect(short.status != 0)
         #expect(short.stdout.isEmpty, "no SURVEY result: \(short.stdout)")
         #expect(!short.stderr.contains { $0.hasPrefix("survey: ") }, "no progress of the other survey")
@@ -49,7 +49,7 @@ extension DaemonEndToEndTests {
         #expect(refusal.contains("a survey of 600 s is running, about "), "\(refusal)")
         #expect(refusal.contains(" s left: ask for the same survey to join it, or cancel it first"), "\(refusal)")
 
-        let running = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        let running = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(running?["task"]?["state"]?.stringValue == "running", "the refusal leaves the running survey alone")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The built `singletond` binary as users run it: a child process, its output, its control socket, its signals.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SingletondEndToEndTests {
     func json(_ line: String?) -> JSONValue? {
         guard let line else { return nil }
         return try? JSONValue(parsing: line)
@@ -14,9 +14,9 @@ import Testing
     /// Starts the demo daemon on a socket in `directory` and waits until it is ready and has written a fix.
     func startDemo(
         in directory: TemporaryDirectory, extra: [String] = [], environment: [String: String] = [:]
-    ) async throws -> (DaemonProcess, String) {
+    ) async throws -> (SingletondProcess, String) {
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--control", control] + extra, environment: environment)
+        let daemon = try SingletondProcess(["--control", control] + extra, environment: environment)
         let ready = await daemon.stderr.line(containing: "ready:")
         #expect(ready != nil, "no ready line: \(daemon.stderr.history)")
         return (daemon, control)
@@ -25,7 +25,7 @@ import Testing
     @Test func noArgumentsRunsTheDemoAndSIGTERMStopsItCleanly() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let daemon = try DaemonProcess([], environment: ["XDG_RUNTIME_DIR": directory.path])
+        let daemon = try SingletondProcess([], environment: ["XDG_RUNTIME_DIR": directory.path])
         defer { daemon.kill() }
         let first = json(await daemon.stdout.nextLine())
         #expect(first?["class"]?.stringValue == "TPV")
@@ -70,7 +70,7 @@ import Testing
         defer { daemon.kill() }
         #expect(await daemon.stdout.nextLine() != nil)
 
-        let status = try await DaemonProcess.run(["status", "--control", control])
+        let status = try await SingletondProcess.run(["status", "--control", control])
         #expect(status.status == 0)
         let report = json(status.stdout.first)
         #expect(report?["class"]?.stringValue == "STATUS")
@@ -81,14 +81,14 @@ import Testing
         #expect(report?["task"]?["state"]?.stringValue == "idle")
         #expect(report?["task"]?["isTaskDone"]?.boolValue == false)
 
-        let watcher = try DaemonProcess(["watch", "--control", control])
+        let watcher = try SingletondProcess(["watch", "--control", control])
         defer { watcher.kill() }
         let watched = [await watcher.stdout.nextLine(), await watcher.stdout.nextLine()].map(json)
         #expect(watched.allSatisfy { $0?["class"]?.stringValue == "TPV" })
         watcher.signal(SIGINT)
         _ = await watcher.exitStatus()
 
-        let survey = try await DaemonProcess.run(["survey", "2", "--control", control])
+        let survey = try await SingletondProcess.run(["survey", "2", "--control", control])
         #expect(survey.status == 0, "\(survey.stderr)")
         let result = json(survey.stdout.first)
         #expect(result?["class"]?.stringValue == "SURVEY")
@@ -97,18 +97,18 @@ import Testing
         #expect(abs((result?["lat"]?.doubleValue ?? 0) - 52.358) < 0.01)
         #expect(survey.stderr.contains { $0.hasPrefix("survey: ") && $0.hasSuffix("%") }, "progress is shown")
         #expect(survey.stderr.contains { $0.contains("survey completed") })
-        let afterSurvey = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        let afterSurvey = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(afterSurvey?["task"]?["state"]?.stringValue == "finished")
         #expect(afterSurvey?["task"]?["isTaskDone"]?.boolValue == true)
         #expect(afterSurvey?["task"]?["progress"]?.doubleValue == 1)
 
-        let long = try DaemonProcess(["survey", "600", "--control", control])
+        let long = try SingletondProcess(["survey", "600", "--control", control])
         defer { long.kill() }
         #expect(await long.stderr.line(containing: "survey: 0%") != nil)
-        let running = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        let running = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(running?["task"]?["state"]?.stringValue == "running")
         #expect(running?["task"]?["name"]?.stringValue == "survey")
-        let cancel = try await DaemonProcess.run(["cancel", "--control", control])
+        let cancel = try await SingletondProcess.run(["cancel", "--control", control])
         #expect(cancel.status == 0)
         #expect(json(cancel.stdout.first)?["cancelled"]?.boolValue == true)
         let partial = json(await long.stdout.nextLine())
@@ -116,7 +116,7 @@ import Testing
         #expect(partial?["status"]?.stringValue == "cancelled")
         #expect((partial?["elapsed"]?.doubleValue ?? 600) < 600)
         #expect(await long.exitStatus() == 1, "a cancelled survey is not a success")
-        let afterCancel = json(try await DaemonProcess.run(["status", "--control", control]).stdout.first)
+        let afterCancel = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(afterCancel?["task"]?["state"]?.stringValue == "cancelled")
         #expect(afterCancel?["task"]?["isTaskDone"]?.boolValue == false)
 
@@ -156,7 +156,7 @@ import Testing
 
         client.send("{\"cmd\":\"status\"}\n")
         #expect(json(await client.readLine())?["class"]?.stringValue == "STATUS")
-        let status = try await DaemonProcess.run(["status", "--control", control])
+        let status = try await SingletondProcess.run(["status", "--control", control])
         #expect(status.status == 0)
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
@@ -164,13 +164,13 @@ import Testing
 
     @Test func aWrongFlagPrintsTheUsageAndExits64() async throws {
         for arguments in [["--frobnicate"], ["run", "--nmea"], ["--gpsd", "--nmea", "x"], ["survey", "soon"]] {
-            let result = try await DaemonProcess.run(arguments)
+            let result = try await SingletondProcess.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains { $0.hasPrefix("usage: singletond") }, "\(arguments)")
         }
-        let help = try await DaemonProcess.run(["--help"])
+        let help = try await SingletondProcess.run(["--help"])
         #expect(help.status == 0 && help.stdout.first?.hasPrefix("usage: singletond") == true)
-        let version = try await DaemonProcess.run(["--version"])
+        let version = try await SingletondProcess.run(["--version"])
         #expect(version.status == 0 && version.stdout == ["singletond 0.1.0"])
     }
 
@@ -178,7 +178,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let missing = directory.file("no-such-track.nmea")
-        let result = try await DaemonProcess.run(["--nmea", missing, "--control", directory.file("c.sock")])
+        let result = try await SingletondProcess.run(["--nmea", missing, "--control", directory.file("c.sock")])
         #expect(result.status == 1)
         #expect(
             result.stderr.contains { $0.contains("error: cannot open") && $0.contains(missing) }, "\(result.stderr)")
@@ -190,10 +190,10 @@ import Testing
         defer { directory.remove() }
         let (daemon, control) = try await startDemo(in: directory)
         defer { daemon.kill() }
-        let second = try await DaemonProcess.run(["--control", control])
+        let second = try await SingletondProcess.run(["--control", control])
         #expect(second.status == 1)
         #expect(second.stderr.contains { $0.contains("another singletond is already listening") })
-        #expect(try await DaemonProcess.run(["status", "--control", control]).status == 0)
+        #expect(try await SingletondProcess.run(["status", "--control", control]).status == 0)
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }
@@ -208,7 +208,7 @@ import Testing
         let (daemon, _) = try await startDemo(in: directory)
         defer { daemon.kill() }
         #expect(daemon.stderr.history.contains { $0.contains("replaced the stale control socket") })
-        #expect(try await DaemonProcess.run(["status", "--control", control]).status == 0)
+        #expect(try await SingletondProcess.run(["status", "--control", control]).status == 0)
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }
@@ -232,7 +232,7 @@ import Testing
     @Test func underTheJournalLogLinesCarryPriorityPrefixes() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let daemon = try DaemonProcess(["--control", directory.file("c.sock")], journal: true)
+        let daemon = try SingletondProcess(["--control", directory.file("c.sock")], journal: true)
         defer { daemon.kill() }
         let line = await daemon.stderr.line(containing: "ready:")
         #expect(line?.hasPrefix("<6>singletond") == true, "\(daemon.stderr.history)")
@@ -277,14 +277,14 @@ import Testing
     }
 }
 
-extension DaemonEndToEndTests {
+extension SingletondEndToEndTests {
     /// Exit status 0 means the shutdown finished within the daemon's own stop timeout.
     @Test func sigtermDuringASurveySendsThePartialResultAndExitsInTime() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (daemon, control) = try await startDemo(in: directory)
         defer { daemon.kill() }
-        let survey = try DaemonProcess(["survey", "600", "--control", control])
+        let survey = try SingletondProcess(["survey", "600", "--control", control])
         defer { survey.kill() }
         #expect(await survey.stderr.line(containing: "survey: 0%") != nil)
         daemon.signal(SIGTERM)

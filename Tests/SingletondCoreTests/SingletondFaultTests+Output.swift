@@ -3,10 +3,10 @@ import TestSupport
 import Testing
 
 /// An output that cannot be written: the daemon says so once, naming it, and keeps serving.
-extension DaemonFaultTests {
+extension SingletondFaultTests {
     /// Checks that the daemon behind `control` answers `status` and sends a watcher TPV lines.
     private func expectServing(_ control: String) async throws {
-        let status = try await DaemonProcess.run(["status", "--control", control])
+        let status = try await SingletondProcess.run(["status", "--control", control])
         #expect(status.status == 0)
         #expect(Self.json(status.stdout.first)?["class"]?.stringValue == "STATUS")
         let watcher = try #require(StreamClient(path: control))
@@ -19,7 +19,7 @@ extension DaemonFaultTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--control", control, "--output", "/dev/full"])
+        let daemon = try SingletondProcess(["--control", control, "--output", "/dev/full"])
         defer { daemon.kill() }
         let error = await daemon.stderr.line(containing: "cannot write TPV lines")
         #expect(
@@ -36,7 +36,7 @@ extension DaemonFaultTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--control", control])
+        let daemon = try SingletondProcess(["--control", control])
         defer { daemon.kill() }
         // The reader of standard output goes away: writes fail with EPIPE (and SIGPIPE, were it not ignored).
         daemon.stdout.close()
@@ -59,7 +59,7 @@ extension DaemonFaultTests {
         let fifo = directory.file("out")
         try #require(mkfifo(fifo, 0o600) == 0)
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--control", control, "--output", fifo])
+        let daemon = try SingletondProcess(["--control", control, "--output", fifo])
         defer { daemon.kill() }
         #expect(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
         try await expectServing(control)

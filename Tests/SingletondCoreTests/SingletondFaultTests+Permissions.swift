@@ -3,14 +3,14 @@ import TestSupport
 import Testing
 
 /// The control socket belongs to the daemon's user: mode 0600, another user cannot connect, and one who could is refused.
-extension DaemonFaultTests {
+extension SingletondFaultTests {
     /// The user and group the second-user check runs as (`nobody`).
     private static let otherID = 65_534
     private static let setpriv = "/usr/bin/setpriv"
 
     /// Runs the daemon's binary as ``otherID`` through `setpriv`: its exit status and standard error.
     private func runAsOtherUser(_ arguments: [String]) async throws -> (status: ProcessExit, stderr: [String]) {
-        let binary = try #require(DaemonProcess.binary)
+        let binary = try #require(SingletondProcess.binary)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = nil
         let child = try ChildProcess(
@@ -29,7 +29,7 @@ extension DaemonFaultTests {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("the second-user check must run under CI: \(reason)")
         } else {
-            print("DaemonFaultTests: skipping the second-user check of the control socket: \(reason)")
+            print("SingletondFaultTests: skipping the second-user check of the control socket: \(reason)")
         }
     }
 
@@ -39,7 +39,7 @@ extension DaemonFaultTests {
         // Another user may enter the directory, so that only the socket's own mode keeps them out.
         try #require(chmod(directory.path, 0o755) == 0)
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--control", control, "--output", "/dev/null"])
+        let daemon = try SingletondProcess(["--control", control, "--output", "/dev/null"])
         defer { daemon.kill() }
         try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
         var info = stat()
@@ -55,7 +55,7 @@ extension DaemonFaultTests {
         let probe = try await runAsOtherUser(["--version"])
         guard probe.status == .exited(0) else {
             cannotCheckOtherUser(
-                "uid \(Self.otherID) cannot run \(DaemonProcess.binary ?? "singletond") (a directory on its path is "
+                "uid \(Self.otherID) cannot run \(SingletondProcess.binary ?? "singletond") (a directory on its path is "
                     + "closed to it?): \(probe.stderr)")
             return
         }

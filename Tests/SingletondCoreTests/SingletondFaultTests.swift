@@ -1,13 +1,13 @@
 import Foundation
 import GNSSProtocol
-import SingletonDaemon
 import SingletonRegistry
+import SingletondCore
 import TestSupport
 import Testing
 
 /// The built `singletond` under the faults of the reliability issue: abuse of the control socket, an output that
 /// cannot be written, another user at the socket. A well-behaved client must be served throughout.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SingletondFaultTests {
     static func json(_ line: String?) -> JSONValue? {
         guard let line else { return nil }
         return try? JSONValue(parsing: line)
@@ -20,7 +20,8 @@ import Testing
         guard getrlimit(openFiles, &limit) == 0 else { return false }
         guard limit.rlim_cur < rlim_t(needed) else { return true }
         guard limit.rlim_max >= rlim_t(needed) else { return false }
-        print("DaemonFaultTests: raising RLIMIT_NOFILE from \(limit.rlim_cur) to \(needed) for the connection flood")
+        print(
+            "SingletondFaultTests: raising RLIMIT_NOFILE from \(limit.rlim_cur) to \(needed) for the connection flood")
         limit.rlim_cur = rlim_t(needed)
         return setrlimit(openFiles, &limit) == 0
     }
@@ -51,7 +52,7 @@ import Testing
         let source = try HeldFIFO(directory.file("nmea"))
         defer { source.close() }
         let control = directory.file("c.sock")
-        let daemon = try DaemonProcess(["--nmea", source.path, "--control", control, "--output", "/dev/null"])
+        let daemon = try SingletondProcess(["--nmea", source.path, "--control", control, "--output", "/dev/null"])
         defer { daemon.kill() }
         try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
 
@@ -138,7 +139,7 @@ import Testing
         flood.close()
         let summary = await daemon.stderr.line(containing: "refused", timeout: 15)
         #expect(summary?.contains("refused \(refusals.count) client(s)") == true, "\(summary ?? "none")")
-        #expect(try await DaemonProcess.run(["status", "--control", control]).status == 0)
+        #expect(try await SingletondProcess.run(["status", "--control", control]).status == 0)
 
         #expect(await blocking { probe.waitForRoundTrips(probe.count + 5) })
         let after = try #require(ResidentMemory(of: daemon.pid))
@@ -149,7 +150,7 @@ import Testing
         let growth = (peakResets ? after.peak : after.current) - before.current
         print(
             """
-            DaemonFaultTests: status round trips during the abuse: \(latencies.count) \
+            SingletondFaultTests: status round trips during the abuse: \(latencies.count) \
             (\(roundTripsDuringFlood) while \(floodSize) connections opened), \
             p50 \(Self.milliseconds(latencies, quantile: 0.5)), p99 \(Self.milliseconds(latencies, quantile: 0.99)), \
             max \(Self.milliseconds(latencies, quantile: 1)); fix stream passes written: \(passesWritten); \
@@ -166,7 +167,7 @@ import Testing
             #expect(growth < 32 << 20, "memory stays bounded under abuse")
         } else {
             print(
-                "DaemonFaultTests: memory bounds not checked under AddressSanitizer (its quarantine keeps freed memory)"
+                "SingletondFaultTests: memory bounds not checked under AddressSanitizer (its quarantine keeps freed memory)"
             )
         }
 

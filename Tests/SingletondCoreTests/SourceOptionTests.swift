@@ -1,14 +1,15 @@
 import GNSSLocation
 import Glibc
-import SingletonDaemon
+import SingletondCore
 import Testing
 
 /// Which source a `--nmea PATH` becomes: a terminal is a serial receiver, any other path is read as a file, and
 /// `--baud` makes any path a serial device.
 @Suite struct SourceOptionTests {
     @Test func aCharacterDeviceThatIsNoTerminalIsReadAsAFile() {
-        #expect(Daemon.locationSource(for: .nmea(path: "/dev/urandom", baud: nil)) == .nmeaFile(path: "/dev/urandom"))
-        #expect(Daemon.locationSource(for: .nmea(path: "/dev/null", baud: nil)) == .nmeaFile(path: "/dev/null"))
+        #expect(
+            Singletond.locationSource(for: .nmea(path: "/dev/urandom", baud: nil)) == .nmeaFile(path: "/dev/urandom"))
+        #expect(Singletond.locationSource(for: .nmea(path: "/dev/null", baud: nil)) == .nmeaFile(path: "/dev/null"))
     }
 
     @Test func aTerminalIsASerialReceiverAt9600Baud() throws {
@@ -20,12 +21,12 @@ import Testing
             close(slave)
         }
         let path = String(cString: ttyname(slave))
-        #expect(Daemon.locationSource(for: .nmea(path: path, baud: nil)) == .nmeaSerial(path: path, baud: 9_600))
+        #expect(Singletond.locationSource(for: .nmea(path: path, baud: nil)) == .nmeaSerial(path: path, baud: 9_600))
     }
 
     @Test func baudMakesAnyPathASerialDevice() {
         #expect(
-            Daemon.locationSource(for: .nmea(path: "/dev/urandom", baud: 4_800))
+            Singletond.locationSource(for: .nmea(path: "/dev/urandom", baud: 4_800))
                 == .nmeaSerial(path: "/dev/urandom", baud: 4_800))
     }
 }

@@ -1,7 +1,7 @@
 import SingletonRegistryTesting
 import Testing
 
-@testable import SingletonDaemon
+@testable import SingletondCore
 
 /// The bound on a graceful shutdown, on a test clock: it expires at its timeout exactly, and not once cancelled.
 @Suite(.timeLimit(.minutes(1))) struct StopDeadlineTests {

@@ -1,5 +1,5 @@
 import GNSSProtocol
-import SingletonDaemon
+import SingletondCore
 import Testing
 
 @Suite struct SurveyAccumulatorTests {

@@ -1,8 +1,8 @@
 import GNSSLocation
 import GNSSProtocol
-import SingletonDaemon
 import SingletonRegistry
 import SingletonRegistryTesting
+import SingletondCore
 import Testing
 
 /// The survey job on a test clock: a 60 s survey reports its progress once a second, exactly, and ends after 60 s of
@@ -16,7 +16,7 @@ import Testing
         let tasks = LongTaskManager()
         var states = tasks.stateChanges().makeAsyncIterator()
         #expect(await states.next(isolation: #isolation) == .idle)
-        let logger = Logger(minimumLevel: .error, journalFormat: false)
+        let logger = LogWriter(minimumLevel: .error, journalFormat: false)
         let survey = Task { try await tasks.run(SurveyJob.make(seconds: 60, logger: logger)) }
         #expect(await states.next(isolation: #isolation) == .running(name: "survey", progress: 0))
         for second in 1...60 {
@@ -35,6 +35,6 @@ import Testing
         #expect(!result.cancelled)
         #expect(clock.now == TestClock.Instant(offset: .seconds(60)))
         #expect(clock.pendingDeadlines.count == 1, "only the staleness watch, an hour out")
-        await location.stop()
+        await location.shutdown()
     }
 }

@@ -8,7 +8,9 @@ import SingletonRegistry
 /// that ``signalIfRunning(_:_:group:)`` takes: while the status is unknown the child's pid (and so its process
 /// group's ID) cannot have been handed to another process, so a late kill never hits a stranger.
 final class ExitRecord: Sendable {
-    private let state = ObservedMutex<(status: ProcessExit?, waiters: [CheckedContinuation<ProcessExit, Never>])>(
+    private let state = SanitizerVisibleMutex<
+        (status: ProcessExit?, waiters: [CheckedContinuation<ProcessExit, Never>])
+    >(
         (nil, []))
 
     /// Starts the thread that waits for `pid` to end and records how it did.

@@ -6,7 +6,7 @@ import Synchronization
 /// for failure messages.
 package final class LineReader: Sendable {
     private let fd: Int32
-    private let state = ObservedMutex<(buffer: [UInt8], lines: [String], ended: Bool)>(([], [], false))
+    private let state = SanitizerVisibleMutex<(buffer: [UInt8], lines: [String], ended: Bool)>(([], [], false))
 
     /// Reads `fd`, which the reader now owns and closes.
     package init(fd: Int32) {

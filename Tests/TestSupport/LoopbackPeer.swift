@@ -20,7 +20,7 @@ package final class LoopbackPeer: Sendable {
     /// The listening socket.
     private let listener: Int32
     /// Whether ``close()`` ran; the accepting thread, if any, closes the listener.
-    private let state = ObservedMutex((stopped: false, serving: false))
+    private let state = SanitizerVisibleMutex((stopped: false, serving: false))
 
     /// Binds 127.0.0.1:`port` (0: the kernel chooses). With `listening: false` the port stays bound but refuses
     /// connections; `backlog` is the accept queue's length (with 0 it fills at once, and connecting then hangs).

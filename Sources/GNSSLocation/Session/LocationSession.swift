@@ -183,7 +183,7 @@ struct LocationSession: Sendable {
                 outputs.removeAll(keepingCapacity: true)
             }
             if let lastTime, let firstTimeOfPass {
-                // The next pass starts one epoch after this one ended.
+                // The next pass starts one cycle after this one ended.
                 shift = lastTime + 1_000 - firstTimeOfPass
             }
         } while loops && !Task.isCancelled

@@ -15,7 +15,7 @@ final class SilenceWatch: Sendable {
     let timeout: Duration
     /// The session's clock: silences are measured in its time.
     private let timeline: Timeline
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     private struct State {
         /// When the session started waiting for bytes; `nil` while it works on some.

@@ -86,7 +86,7 @@ struct StreamDecoder: Sendable {
         return outputs
     }
 
-    /// Flushes what the decoder holds at the end of the stream: the last NMEA epoch, or for gpsd a report of the
+    /// Flushes what the decoder holds at the end of the stream: the last NMEA cycle, or for gpsd a report of the
     /// line the connection cut short (gpsd ends every line, so a cut line is lost, never decoded).
     mutating func finish() -> [Output] {
         var outputs: [Output] = []

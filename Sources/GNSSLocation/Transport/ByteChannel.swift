@@ -12,7 +12,7 @@ package final class ByteChannel: Sendable {
     package let fileDescriptor: Int32
     private let ownsDescriptor: Bool
     private let isSocket: Bool
-    private let writeLock = ObservedMutex(())
+    private let writeLock = SanitizerVisibleMutex(())
 
     private init(source: ByteSource, fileDescriptor: Int32, ownsDescriptor: Bool, isSocket: Bool) {
         self.source = source

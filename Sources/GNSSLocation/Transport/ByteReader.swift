@@ -17,7 +17,7 @@ package final class ByteReader: Sendable {
     /// The most bytes one ``ByteReaderEvent/data(_:)`` carries.
     package let chunkSize: Int
     private let wake = WakePipe()
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
     /// Told, on the reader thread, when it starts waiting in `poll(2)` for the peer and when bytes arrive.
     private let silenceWatch: SilenceWatch?
 

@@ -1,11 +1,11 @@
 /// Checks each framed sentence (printable bytes, `*HH` checksum, address) and hands it to its parser.
 struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     /// Merges sentences into fixes and sky views.
-    var epoch: EpochAssembler
+    var cycle: CycleAssembler
     /// Per-sentence counters (`decoded`, `badChecksum`, `unsupported`, `malformed`, `fixes`, `skyViews`).
     var counts = NMEAStatistics()
 
-    init(device: String?) { epoch = EpochAssembler(device: device) }
+    init(device: String?) { cycle = CycleAssembler(device: device) }
 
     @inline(__always)
     private static func hexValue(_ c: UInt8) -> UInt8? {
@@ -21,7 +21,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     mutating func finish(emit: (NMEAEvent) -> Void) {
         var fixes = 0
         var skies = 0
-        epoch.finish { Self.count($0, &fixes, &skies, emit) }
+        cycle.finish { Self.count($0, &fixes, &skies, emit) }
         counts.fixes += fixes
         counts.skyViews += skies
     }
@@ -72,7 +72,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         guard p[0] == 0x24, bodyEnd >= 6, p[1] != 0x50, bodyEnd == 6 || p[6] == 0x2C else {
             counts.unsupported += 1
             // gpsd reports after any sentence it does not decode when in continuation mode.
-            if p[0] == 0x24 && epoch.continuation { epoch.sentenceDone() }
+            if p[0] == 0x24 && cycle.continuation { cycle.sentenceDone() }
             return
         }
         // Events are counted in locals, not through `self`, so that the assembler is updated in place.
@@ -85,32 +85,32 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         let sink: (NMEAEvent) -> Void = { Self.count($0, &fixes, &skies, emit) }
         guard let type = NMEASentenceType.from(p[3], p[4], p[5]) else {
             counts.unsupported += 1
-            epoch.otherSentence(sink)
+            cycle.otherSentence(sink)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
             // gpsd does: the checksum's place is a field.
             if p[3] == 0x44, p[4] == 0x42, p[5] == 0x54,
                 NMEAFields(UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1)).count + (bodyEnd < n ? 1 : 0) >= 8
             {
-                epoch.cycleContinuer()
+                cycle.cycleContinuer()
             }
-            epoch.sentenceDone()
+            cycle.sentenceDone()
             return
         }
         let fields = NMEAFields(UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1))
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
-        if type != .gsv && type != .gsa { epoch.otherSentence(sink) }
+        if type != .gsv && type != .gsa { cycle.otherSentence(sink) }
         let ok: Bool
         switch type {
-        case .gga: ok = epoch.applyGGA(fields, emit: sink)
-        case .rmc: ok = epoch.applyRMC(fields, emit: sink)
-        case .gll: ok = epoch.applyGLL(fields, emit: sink)
-        case .gns: ok = epoch.applyGNS(fields, emit: sink)
-        case .gsa: ok = epoch.applyGSA(fields, system: system)
-        case .gsv: ok = epoch.applyGSV(fields, system: system)
-        case .vtg: ok = epoch.applyVTG(fields)
-        case .zda: ok = epoch.applyZDA(fields, emit: sink)
+        case .gga: ok = cycle.applyGGA(fields, emit: sink)
+        case .rmc: ok = cycle.applyRMC(fields, emit: sink)
+        case .gll: ok = cycle.applyGLL(fields, emit: sink)
+        case .gns: ok = cycle.applyGNS(fields, emit: sink)
+        case .gsa: ok = cycle.applyGSA(fields, system: system)
+        case .gsv: ok = cycle.applyGSV(fields, system: system)
+        case .vtg: ok = cycle.applyVTG(fields)
+        case .zda: ok = cycle.applyZDA(fields, emit: sink)
         }
-        epoch.sentenceDone()
+        cycle.sentenceDone()
         if ok { counts.decoded += 1 } else { counts.malformed += 1 }
     }
 }

@@ -38,7 +38,7 @@ struct SkyAssembler: Sendable {
     /// Records the DOP a GGA or GNS carries.
     mutating func setHDOP(_ hdop: Double) { view.hdop = hdop }
 
-    /// Applies a GSA: fix mode aside (the epoch takes it), the satellites used and PDOP, HDOP, VDOP.
+    /// Applies a GSA: fix mode aside (the cycle takes it), the satellites used and PDOP, HDOP, VDOP.
     mutating func applyGSA(_ f: NMEAFields, system talkerSystem: NMEASatelliteNumbering.System) {
         if !previousWasGSA { used.removeAll(keepingCapacity: true) }
         previousWasGSA = true

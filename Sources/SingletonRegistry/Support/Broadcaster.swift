@@ -12,7 +12,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
         var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
     }
 
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     /// Creates a broadcaster with no subscribers.
     package init() {}

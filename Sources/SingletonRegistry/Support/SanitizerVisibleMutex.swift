@@ -8,7 +8,7 @@ import Synchronization
 /// acquire at its start and one release at its end, compiled in this module where TSan sees them: the release of
 /// one holder and the acquire of the next give TSan the ordering the lock already guarantees. It costs one
 /// uncontended atomic read-modify-write per lock. CONCURRENCY.md ("Locks") has the argument in full.
-package final class ObservedMutex<Value: ~Copyable>: Sendable {
+package final class SanitizerVisibleMutex<Value: ~Copyable>: Sendable {
     private let mutex: Mutex<Value>
     private let handOver = Atomic<Int>(0)
 

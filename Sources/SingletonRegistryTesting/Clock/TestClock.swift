@@ -55,7 +55,7 @@ public final class TestClock: CallerResumingClock, Sendable {
         }
     }
 
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     /// A clock at its start, with no sleeper.
     public init() {}

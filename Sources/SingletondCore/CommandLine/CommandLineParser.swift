@@ -1,4 +1,4 @@
-/// Reads a `singletond` command line into a ``DaemonCommand``.
+/// Reads a `singletond` command line into a ``SingletondCommand``.
 ///
 /// A pure function of the arguments: no environment, no file system, so it can be tested and fuzzed alone.
 /// Options take their value as the next argument or after `=` (`--output=x.json`).
@@ -9,7 +9,7 @@ package enum CommandLineParser {
     /// after `decode`, which reads its own arguments.
     ///
     /// - Throws: ``UsageError`` naming the first argument that is wrong.
-    package static func parse(_ arguments: [String]) throws(UsageError) -> DaemonCommand {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> SingletondCommand {
         guard let first = arguments.first else { return .run(RunOptions()) }
         let rest = Array(arguments.dropFirst())
         if first != "decode" {

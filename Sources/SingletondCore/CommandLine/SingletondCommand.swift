@@ -1,5 +1,5 @@
 /// What a `singletond` command line asks for, as ``CommandLineParser/parse(_:)`` reads it.
-package enum DaemonCommand: Sendable, Hashable {
+package enum SingletondCommand: Sendable, Hashable {
     /// Run the daemon.
     case run(RunOptions)
     /// Print the running daemon's status (`singletond status`).

@@ -9,12 +9,12 @@ package struct ControlResponder: Sendable {
     /// The length of a survey asked for without one.
     package var defaultSurveySeconds: Double
     /// Where results and client events are logged.
-    package var logger: Logger
+    package var logger: LogWriter
     /// The server, for the client counts in the status.
     package var server: ControlServer
 
     /// Creates a responder.
-    package init(source: String, defaultSurveySeconds: Double, logger: Logger, server: ControlServer) {
+    package init(source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer) {
         self.source = source
         self.defaultSurveySeconds = defaultSurveySeconds
         self.logger = logger

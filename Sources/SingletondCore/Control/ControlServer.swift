@@ -12,7 +12,7 @@ import Synchronization
 /// to to wake it; it sleeps in `poll` with no timeout, so an idle server costs nothing. Each complete request line is
 /// parsed on that thread and handed to the async handler in a `Task`; a client has at most one request in flight,
 /// so its replies come in the order of its requests. Replies and watcher lines are queued per client under a
-/// lock (an ``ObservedMutex``) and written without blocking.
+/// lock (an ``SanitizerVisibleMutex``) and written without blocking.
 ///
 /// What a client can cost is bounded by ``ControlServerLimits``: the request line length, the number of clients,
 /// and the bytes queued for one client (a watcher that does not read is dropped, not buffered).
@@ -57,17 +57,17 @@ package final class ControlServer: Sendable {
     package let path: String
     /// The limits on clients.
     package let limits: ControlServerLimits
-    let logger: Logger
+    let logger: LogWriter
     /// The time the drop summaries are counted in: the registry's clock.
     let timeline: Timeline
     let listenFD: Int32
     let wakeRead: Int32
     let wakeWrite: Int32
     private let identity: (device: UInt64, inode: UInt64)
-    let state = ObservedMutex(State())
+    let state = SanitizerVisibleMutex(State())
 
     init(
-        path: String, limits: ControlServerLimits, logger: Logger, clock: any Clock<Duration>, listenFD: Int32,
+        path: String, limits: ControlServerLimits, logger: LogWriter, clock: any Clock<Duration>, listenFD: Int32,
         wakeRead: Int32, wakeWrite: Int32, identity: (UInt64, UInt64)
     ) {
         self.path = path

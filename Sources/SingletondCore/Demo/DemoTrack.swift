@@ -7,7 +7,7 @@ import GNSSProtocol
 /// The NMEA track built into the daemon: five minutes of a walk around the pond in Amsterdam's Vondelpark,
 /// generated in code, so that `singletond` with no arguments shows fixes at once with nothing installed.
 ///
-/// One epoch a second, each with RMC, GGA, GSA and GSV sentences (correct checksums, CRLF) as a u-blox receiver
+/// One cycle a second, each with RMC, GGA, GSA and GSV sentences (correct checksums, CRLF) as a u-blox receiver
 /// sends them: half a minute standing at the gate, a walk that speeds up to a jog, fifteen seconds without a fix
 /// under the bridge (RMC status V, GGA quality 0, GSA mode 1, weak signals), five seconds of 2D recovery, then a
 /// walk back that slows to a stop where it started, so the looped replay continues without a jump. Positions carry
@@ -17,7 +17,7 @@ package enum DemoTrack {
     package static let name = "demo"
     /// The length of one pass, in seconds.
     package static let duration = 300
-    /// When the first epoch was "recorded".
+    /// When the first cycle was "recorded".
     package static let startTime = GNSSTime(year: 2026, month: 5, day: 16, hour: 9, minute: 30, second: 0)!
     /// The seconds (from the start of a pass) without a fix.
     package static let outage = 210..<225
@@ -51,10 +51,10 @@ package enum DemoTrack {
             let longitude = origin.longitude + (east + noise.east) / scale.east
             let altitudeMSL = 1.8 + 0.6 * sin(Double(second) / 40) + noise.up
             let time = GNSSTime(millisecondsSince1970: startTime.millisecondsSince1970 + Int64(second) * 1_000)
-            let epoch = Epoch(
+            let cycle = Cycle(
                 second: second, time: time, latitude: latitude, longitude: longitude, altitudeMSL: altitudeMSL,
                 speed: speed + (speed > 0 ? random.gaussian() * 0.05 : 0), heading: heading)
-            append(epoch, random: &random, to: &out)
+            append(cycle, random: &random, to: &out)
         }
         return out
     }
@@ -79,7 +79,7 @@ package enum DemoTrack {
         (0..<duration).reduce(0) { $0 + speed(at: $1) }
     }
 
-    private struct Epoch {
+    private struct Cycle {
         var second: Int
         var time: GNSSTime
         var latitude: Double
@@ -89,19 +89,19 @@ package enum DemoTrack {
         var heading: Double
     }
 
-    private static func append(_ epoch: Epoch, random: inout SplitMix64, to out: inout [UInt8]) {
-        let c = epoch.time.components
+    private static func append(_ cycle: Cycle, random: inout SplitMix64, to out: inout [UInt8]) {
+        let c = cycle.time.components
         let hhmmss = pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2) + ".00"
         let date = pad(c.day, 2) + pad(c.month, 2) + pad(c.year % 100, 2)
-        let lost = outage.contains(epoch.second)
-        let twoD = recovery2D.contains(epoch.second)
-        let lat = coordinate(abs(epoch.latitude), degreeDigits: 2) + (epoch.latitude >= 0 ? ",N" : ",S")
-        let lon = coordinate(abs(epoch.longitude), degreeDigits: 3) + (epoch.longitude >= 0 ? ",E" : ",W")
+        let lost = outage.contains(cycle.second)
+        let twoD = recovery2D.contains(cycle.second)
+        let lat = coordinate(abs(cycle.latitude), degreeDigits: 2) + (cycle.latitude >= 0 ? ",N" : ",S")
+        let lon = coordinate(abs(cycle.longitude), degreeDigits: 3) + (cycle.longitude >= 0 ? ",E" : ",W")
 
         // Signal strengths: steady in the open, falling under the bridge, coming back after it.
         var inView: [(prn: Int, elevation: Int, azimuth: Int, strength: Int?)] = []
         for (index, satellite) in satellites.enumerated() {
-            let drift = Double(epoch.second) / 120
+            let drift = Double(cycle.second) / 120
             let elevation = Int((satellite.elevation + drift * (index.isMultiple(of: 2) ? 1 : -1)).rounded())
             let azimuth = Int((satellite.azimuth + drift * 2).truncatingRemainder(dividingBy: 360))
             var strength: Double? = satellite.strength + random.gaussian() * 1.5
@@ -121,11 +121,11 @@ package enum DemoTrack {
             sentence("GPRMC,\(hhmmss),V,,,,,,,\(date),,,N", &out)
             sentence("GPGGA,\(hhmmss),,,,,0,00,99.99,,,,,,", &out)
         } else {
-            let knots = epoch.speed * 3_600 / 1_852
-            let course = epoch.speed > 0.2 ? fixed(epoch.heading, 2) : ""
+            let knots = cycle.speed * 3_600 / 1_852
+            let course = cycle.speed > 0.2 ? fixed(cycle.heading, 2) : ""
             sentence("GPRMC,\(hhmmss),A,\(lat),\(lon),\(fixed(max(knots, 0), 3)),\(course),\(date),,,A", &out)
             // A 2D fix has no usable altitude: the receiver leaves it out.
-            let altitude = twoD ? "," : "\(fixed(epoch.altitudeMSL, 1)),M"
+            let altitude = twoD ? "," : "\(fixed(cycle.altitudeMSL, 1)),M"
             sentence(
                 "GPGGA,\(hhmmss),\(lat),\(lon),1,\(pad(used.count, 2)),\(fixed(hdop, 2)),\(altitude),"
                     + "\(fixed(geoidSeparation, 1)),M,,", &out)

@@ -10,7 +10,7 @@ import GNSSProtocol
 ///
 /// A line is `2026-11-22T02:14:47.123Z info: message` on a terminal or file, and `<6>message` when standard error
 /// is the systemd journal, which adds its own timestamps and reads the syslog priority from the prefix.
-package final class Logger: Sendable {
+package final class LogWriter: Sendable {
     /// The least severe level written.
     package let minimumLevel: LogLevel
     /// Whether lines carry journal priority prefixes instead of timestamps.

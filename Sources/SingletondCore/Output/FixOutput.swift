@@ -27,9 +27,9 @@ package final class FixOutput: Sendable {
 
     /// The file path, or `-` for standard output.
     package let path: String
-    private let logger: Logger
+    private let logger: LogWriter
     private let queue = DispatchQueue(label: "singletond.output")
-    private let state: ObservedMutex<State>
+    private let state: SanitizerVisibleMutex<State>
     /// The time the loss summaries are counted in.
     private let timeline: Timeline
 
@@ -43,15 +43,15 @@ package final class FixOutput: Sendable {
     ///
     /// - Throws: ``OutputError`` naming the path and the reason.
     /// Losses are summarised in the time of `clock`: the registry's.
-    package init(path: String, logger: Logger, clock: any Clock<Duration>) throws(OutputError) {
+    package init(path: String, logger: LogWriter, clock: any Clock<Duration>) throws(OutputError) {
         self.path = path
         self.logger = logger
         self.timeline = Timeline(clock)
         let losses = OutputLossLog(name: path == "-" ? "standard output" : path)
         if path == "-" {
-            state = ObservedMutex(State(fd: 1, losses: losses))
+            state = SanitizerVisibleMutex(State(fd: 1, losses: losses))
         } else {
-            state = ObservedMutex(State(fd: try Self.open(path), losses: losses))
+            state = SanitizerVisibleMutex(State(fd: try Self.open(path), losses: losses))
         }
     }
 

@@ -6,18 +6,18 @@ import SingletonRegistry
 
 /// The last part to start: the control socket begins answering, systemd hears that the daemon is ready, and the
 /// watchdog pings begin. The first to stop: no new client is accepted during the shutdown.
-package final class ControlServingService: DaemonService {
+package final class ControlServingService: SingletondService {
     private let control: ControlSocketService
     private let responder: @Sendable (ControlServer) -> ControlResponder
     private let readyLine: String
     private let environment: [String: String]
     private let notify: SDNotify
-    private let logger: Logger
-    private let watchdog = ObservedMutex<Task<Void, Never>?>(nil)
+    private let logger: LogWriter
+    private let watchdog = SanitizerVisibleMutex<Task<Void, Never>?>(nil)
 
     package init(
         control: ControlSocketService, responder: @escaping @Sendable (ControlServer) -> ControlResponder,
-        readyLine: String, environment: [String: String], notify: SDNotify, logger: Logger
+        readyLine: String, environment: [String: String], notify: SDNotify, logger: LogWriter
     ) {
         self.control = control
         self.responder = responder
@@ -27,7 +27,7 @@ package final class ControlServingService: DaemonService {
         self.logger = logger
     }
 
-    package func start() async throws(DaemonStartError) {
+    package func start() async throws(SingletondStartError) {
         let server = control.server
         let responder = responder(server)
         server.start { request, connection in await responder.respond(to: request, on: connection) }

@@ -7,15 +7,15 @@ import SingletonRegistry
 /// The control socket, bound (in its private directory, when it is the default one) but not yet serving; closed,
 /// with its clients, after the registry's managers have ended, so that a cancelled survey still sends its partial
 /// result.
-package final class ControlSocketService: DaemonService {
+package final class ControlSocketService: SingletondService {
     /// The socket's path.
     package let path: String
     private let isDefaultPath: Bool
     private let environment: [String: String]
-    private let logger: Logger
-    private let bound = ObservedMutex<ControlServer?>(nil)
+    private let logger: LogWriter
+    private let bound = SanitizerVisibleMutex<ControlServer?>(nil)
 
-    package init(option: String?, environment: [String: String], logger: Logger) {
+    package init(option: String?, environment: [String: String], logger: LogWriter) {
         path = ControlPath.resolve(option, environment: environment, userID: getuid())
         isDefaultPath = option == nil
         self.environment = environment
@@ -28,17 +28,17 @@ package final class ControlSocketService: DaemonService {
         return server
     }
 
-    package func start() async throws(DaemonStartError) {
+    package func start() async throws(SingletondStartError) {
         if isDefaultPath, let directory = ControlPath.privateDirectory(environment: environment, userID: getuid()),
             let problem = ControlPath.checkPrivate(directory, create: true)
         {
-            throw DaemonStartError("control socket: \(problem)")
+            throw SingletondStartError("control socket: \(problem)")
         }
         do {
             let server = try ControlServer.bind(path: path, logger: logger, clock: await appSingletons.clock)
             bound.withLock { $0 = server }
         } catch {
-            throw DaemonStartError("\(error)")
+            throw SingletondStartError("\(error)")
         }
     }
 

@@ -2,13 +2,13 @@ import SingletonRegistry
 
 /// The TPV output: opened first, so that every fix has somewhere to go, and closed last but for the socket; SIGHUP
 /// reopens it.
-package final class OutputService: DaemonService {
+package final class OutputService: SingletondService {
     private let path: String
-    private let logger: Logger
+    private let logger: LogWriter
     private let signals: SignalHandler
-    private let opened = ObservedMutex<FixOutput?>(nil)
+    private let opened = SanitizerVisibleMutex<FixOutput?>(nil)
 
-    package init(path: String, logger: Logger, signals: SignalHandler) {
+    package init(path: String, logger: LogWriter, signals: SignalHandler) {
         self.path = path
         self.logger = logger
         self.signals = signals
@@ -20,12 +20,12 @@ package final class OutputService: DaemonService {
         return output
     }
 
-    package func start() async throws(DaemonStartError) {
+    package func start() async throws(SingletondStartError) {
         let output: FixOutput
         do {
             output = try FixOutput(path: path, logger: logger, clock: await appSingletons.clock)
         } catch {
-            throw DaemonStartError("\(error)")
+            throw SingletondStartError("\(error)")
         }
         opened.withLock { $0 = output }
         let logger = logger

@@ -7,19 +7,19 @@ import SingletonRegistry
 ///
 /// Shutting down cancels the survey, stops the source, shuts the registry down (its own order: the reverse of the
 /// declared dependencies) and then lets the fixes already read reach the output.
-package final class RegistryService: DaemonService {
+package final class RegistryService: SingletondService {
     private let source: LocationSource
     private let defaultSurveySeconds: Double
     private let output: OutputService
     private let control: ControlSocketService
     private let notify: SDNotify
-    private let logger: Logger
+    private let logger: LogWriter
     private let signals: SignalHandler
-    private let running = ObservedMutex<(forwarder: Task<Void, Never>, logging: Task<Void, Never>)?>(nil)
+    private let running = SanitizerVisibleMutex<(forwarder: Task<Void, Never>, logging: Task<Void, Never>)?>(nil)
 
     package init(
         source: LocationSource, defaultSurveySeconds: Double, output: OutputService, control: ControlSocketService,
-        notify: SDNotify, logger: Logger, signals: SignalHandler
+        notify: SDNotify, logger: LogWriter, signals: SignalHandler
     ) {
         self.source = source
         self.defaultSurveySeconds = defaultSurveySeconds
@@ -30,7 +30,7 @@ package final class RegistryService: DaemonService {
         self.signals = signals
     }
 
-    package func start() async throws(DaemonStartError) {
+    package func start() async throws(SingletondStartError) {
         await compose()
         let location = await appSingletons.locationManager
         let tasks = await appSingletons.longTaskManager
@@ -49,13 +49,13 @@ package final class RegistryService: DaemonService {
             }
         } catch {
             await shutdown()
-            throw DaemonStartError("cannot open \(source): \(error)")
+            throw SingletondStartError("cannot open \(source): \(error)")
         }
     }
 
     package func shutdown() async {
         await appSingletons.longTaskManager.cancel()
-        await appSingletons.locationManager.stop()
+        await appSingletons.locationManager.shutdown()
         await appSingletons.shutdown()
         guard let (forwarder, logging) = running.withLock({ $0 }) else { return }
         // The source is closed: let the forwarder write the fixes it still holds.

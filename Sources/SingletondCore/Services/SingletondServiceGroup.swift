@@ -6,14 +6,14 @@ import SingletonRegistry
 /// It starts the services in order and stops starting at the first failure or at the first SIGTERM or SIGINT; then,
 /// unless a start failed, it waits for that signal; then it shuts down every service that started, in reverse
 /// order. The exit status is 0 after a graceful shutdown and 1 when a service could not start. The hard deadline of
-/// a shutdown that hangs belongs to the signal's handling (``Daemon``), armed the moment the signal arrives.
-package struct DaemonServiceGroup: Sendable {
+/// a shutdown that hangs belongs to the signal's handling (``Singletond/run(_:environment:signals:)``), armed the moment the signal arrives.
+package struct SingletondServiceGroup: Sendable {
     /// The services, in the order they start.
-    package let services: [any DaemonService]
+    package let services: [any SingletondService]
     /// Where start failures and the end are logged.
-    package let logger: Logger
+    package let logger: LogWriter
 
-    package init(_ services: [any DaemonService], logger: Logger) {
+    package init(_ services: [any SingletondService], logger: LogWriter) {
         self.services = services
         self.logger = logger
     }
@@ -22,10 +22,10 @@ package struct DaemonServiceGroup: Sendable {
     package func run(
         terminationRequested: @Sendable () -> Bool, terminated: @Sendable () async -> Void
     ) async -> Int32 {
-        var started: [any DaemonService] = []
+        var started: [any SingletondService] = []
         var status: Int32 = 0
         for service in services where !terminationRequested() {
-            do throws(DaemonStartError) {
+            do throws(SingletondStartError) {
                 try await service.start()
                 started.append(service)
             } catch {

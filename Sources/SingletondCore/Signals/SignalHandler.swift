@@ -15,8 +15,8 @@ import Synchronization
 /// exits at once with 128 + the signal number, for when a startup or a graceful shutdown hangs. SIGHUP calls the
 /// handler set with ``onHangUp(_:)``, and does nothing before one is set.
 package final class SignalHandler: Sendable {
-    private let sources = ObservedMutex<[any DispatchSourceSignal]>([])
-    private let hangUp = ObservedMutex<(@Sendable () -> Void)?>(nil)
+    private let sources = SanitizerVisibleMutex<[any DispatchSourceSignal]>([])
+    private let hangUp = SanitizerVisibleMutex<(@Sendable () -> Void)?>(nil)
     private let terminationCount = Atomic<Int>(0)
 
     /// The first SIGTERM or SIGINT, by number; it buffers the signal until somebody reads it.

@@ -28,7 +28,7 @@ package enum SurveyJob {
     }
 
     /// A survey of `seconds` that logs its result.
-    package static func make(seconds: Double, requires3D: Bool = true, logger: Logger) -> LongTask<SurveyResult> {
+    package static func make(seconds: Double, requires3D: Bool = true, logger: LogWriter) -> LongTask<SurveyResult> {
         LongTask(name: name, parameters: Parameters(seconds: seconds, requires3D: requires3D)) { progress in
             let result = await survey(seconds: seconds, requires3D: requires3D, progress: progress)
             logger.log(result.cancelled ? .notice : .info, result.summary)
@@ -37,7 +37,7 @@ package enum SurveyJob {
     }
 
     /// The daemon's ``SingletonRegistry/LongTaskManager/defaultJob``: a survey of `seconds` whose result is logged.
-    package static func defaultJob(seconds: Double, logger: Logger) -> LongTask<Void> {
+    package static func defaultJob(seconds: Double, logger: LogWriter) -> LongTask<Void> {
         let survey = make(seconds: seconds, logger: logger)
         return LongTask(name: name, parameters: survey.parameters) { progress in _ = try await survey.work(progress) }
     }

@@ -29,7 +29,7 @@ import Testing
             #expect(clock.pendingDeadlines == [clock.now.advanced(by: retryIn)])
             await clock.advance(by: retryIn)
         }
-        await manager.stop()
+        await manager.shutdown()
         #expect(clock.pendingDeadlines.isEmpty)
     }
 
@@ -52,7 +52,7 @@ import Testing
             await clock.sleepers(atLeast: 1)
             await clock.advance(by: reconnect.retryIn)
         }
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// A connection that delivered a fix proved healthy: the next loss starts at the first attempt again.
@@ -60,7 +60,7 @@ import Testing
     func aConnectionThatDeliveredAFixStartsTheBackoffAgain() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)
         let peer = try LoopbackPeer { connection in
-            try? writeAll(connection, LocationTesting.epochs(from: 0, count: 2))
+            try? writeAll(connection, LocationTesting.cycles(from: 0, count: 2))
             LoopbackPeer.finish(connection)
         }
         defer { peer.close() }
@@ -76,7 +76,7 @@ import Testing
             await clock.sleepers(atLeast: 2)
             await clock.advance(by: reconnect.retryIn)
         }
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// A quiet connection that stayed open for the longest wait proved healthy too (gpsd without a receiver says
@@ -105,6 +105,6 @@ import Testing
         }
         // The first loss is attempt 1; up 29.999 s is not yet healthy; up 30 s is.
         #expect(attempts == [1, 2, 1])
-        await manager.stop()
+        await manager.shutdown()
     }
 }

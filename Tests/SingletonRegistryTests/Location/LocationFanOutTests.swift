@@ -87,7 +87,7 @@ import Testing
         var rest: [Fix] = [first.fix]
         for _ in 0..<3 { rest.append(try #require(await iterator.next()).fix) }
         #expect(rest == Array(expected.suffix(4)))
-        await manager.stop()
+        await manager.shutdown()
     }
 
     @Test @RegistryActor
@@ -114,7 +114,7 @@ import Testing
         manager.deliver(Fix(mode: .noFix))
         manager.deliver(Self.fix(1))
         manager.deliver(Self.fix(2))
-        await manager.stop()
+        await manager.shutdown()
         var seen: [String] = []
         for await state in changes {
             seen.append(state.name)

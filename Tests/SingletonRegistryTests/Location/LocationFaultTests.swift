@@ -78,7 +78,7 @@ import Testing
         #expect(
             manager.lastProblem?.contains(fault.explanation) == true, "\(manager.lastProblem ?? "nil")")
         #expect(manager.fixCount == 0)
-        await manager.stop()
+        await manager.shutdown()
         #expect(manager.state == .idle)
     }
 
@@ -105,7 +105,7 @@ import Testing
         // The connection then closes after a good fix: the reason does not blame the dropped line.
         let reason = try #require(await states.nextReconnectReason())
         #expect(reason == "gpsd 127.0.0.1:\(peer.port) closed the connection")
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// A report with no position: delivered, but it does not clear `lastProblem` (only a position does).
@@ -113,7 +113,7 @@ import Testing
 
     /// A peer that counts its connections and serves each through `serve(connection, index)` (1-based).
     static func countingPeer(
-        _ connections: ObservedMutex<Int>, serve: @escaping @Sendable (Int32, Int) -> Void
+        _ connections: SanitizerVisibleMutex<Int>, serve: @escaping @Sendable (Int32, Int) -> Void
     ) throws -> LoopbackPeer {
         try LoopbackPeer { connection in
             let index = connections.withLock { count in
@@ -136,7 +136,7 @@ import Testing
             #"{"class":"FOO","lat":"not a number","nested":[1,{"x":null}],"flag":true}"#,
         ]
         let stream = Array((Self.banner + others.map { $0 + "\r\n" }.joined() + Self.noFixTPV).utf8)
-        let connections = ObservedMutex(0)
+        let connections = SanitizerVisibleMutex(0)
         let peer = try Self.countingPeer(connections) { connection, _ in
             try? writeAll(connection, stream)
         }
@@ -153,14 +153,14 @@ import Testing
         #expect(manager.lastProblem == nil)
         #expect(manager.state == .waitingForFix(source: "gpsd 127.0.0.1:\(peer.port)"))
         #expect(connections.withLock { $0 } == 1)
-        await manager.stop()
+        await manager.shutdown()
     }
 
     @Test @RegistryActor
     func aReportWithAWrongTypeIsNamedAndTheNextOneDelivered() async throws {
         let bad = #"{"class":"TPV","mode":3,"time":"2026-11-22T12:00:00.000Z","lat":"abc","lon":11.5}"# + "\r\n"
         let first = Array((Self.banner + bad + Self.noFixTPV).utf8)
-        let connections = ObservedMutex(0)
+        let connections = SanitizerVisibleMutex(0)
         // The peer sends the good fix only once the test has looked at the problem, so the fix cannot clear it first.
         let gate = DispatchSemaphore(value: 0)
         let peer = try Self.countingPeer(connections) { connection, _ in
@@ -184,7 +184,7 @@ import Testing
         await states.next { $0.name == "fixed" }
         #expect(!states.seen.contains { $0.name == "reconnecting" })
         #expect(connections.withLock { $0 } == 1)
-        await manager.stop()
+        await manager.shutdown()
     }
 
     @Test @RegistryActor
@@ -193,7 +193,7 @@ import Testing
         let stream =
             Array(Self.banner.utf8) + [UInt8](repeating: UInt8(ascii: "{"), count: megabyte) + Array("\n".utf8)
             + Array(Self.noFixTPV.utf8)
-        let connections = ObservedMutex(0)
+        let connections = SanitizerVisibleMutex(0)
         let gate = DispatchSemaphore(value: 0)
         let peer = try Self.countingPeer(connections) { connection, _ in
             try? writeAll(connection, stream)
@@ -215,6 +215,6 @@ import Testing
         await states.next { $0.name == "fixed" }
         #expect(!states.seen.contains { $0.name == "reconnecting" })
         #expect(connections.withLock { $0 } == 1)
-        await manager.stop()
+        await manager.shutdown()
     }
 }

@@ -54,7 +54,7 @@ import Testing
             if let time = update.fix.time { times.append(time.millisecondsSince1970) }
             if times.count == 2 * perPass + 1 { break }
         }
-        await manager.stop()
+        await manager.shutdown()
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times must increase across passes")
     }
 
@@ -86,7 +86,7 @@ import Testing
             await fixes.read(manager.fixCount)
             #expect(fixes.dropped == 0)
             runs.append(fixes.fixes)
-            await manager.stop()
+            await manager.shutdown()
         }
         #expect(runs[0].count > 10)
         #expect(runs[0] == runs[1])

@@ -103,7 +103,7 @@ import Testing
         }
         #expect(Self.contains(ours, run: theirs), "gpspipe saw \(theirs); the manager delivered \(ours)")
         #expect(fixes.dropped == 0)
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// How many reports gpspipe reads before it leaves: about a pass of the shortest log.
@@ -167,7 +167,7 @@ import Testing
         }
         #expect(streams[0].fixes == streams[1].fixes)
         #expect(manager.source == .gpsd(host: "127.0.0.1", port: port))
-        await manager.stop()
+        await manager.shutdown()
         #expect(manager.state == .idle)
     }
 
@@ -213,7 +213,7 @@ import Testing
         }
         #expect(manager.subscriberCount == 10)
         #expect(streams.allSatisfy { $0.fixes.map(\.time) == streams[0].fixes.map(\.time) })
-        await manager.stop()
+        await manager.shutdown()
         #expect(manager.state == .idle)
     }
 }

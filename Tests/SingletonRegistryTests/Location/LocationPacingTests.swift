@@ -14,22 +14,22 @@ import Testing
         var fixes = FixReader(manager.updates())
         try await manager.start(
             .nmeaReplay(
-                name: "four epochs", bytes: LocationTesting.epochs(from: 0, count: 4), pacing: .timestamps(speed: 2),
+                name: "four cycles", bytes: LocationTesting.cycles(from: 0, count: 4), pacing: .timestamps(speed: 2),
                 loops: false))
         #expect(await fixes.read(1).first?.time?.millisecondsSince1970 != nil, "the first fix comes at once")
         let first = try #require(fixes.fixes.first?.time)
-        for epoch in 1...3 {
+        for cycle in 1...3 {
             // The pacer, and the staleness watch an hour out.
             await clock.sleepers(atLeast: 2)
-            let moment = TestClock.Instant(offset: .milliseconds(500 * epoch))
-            #expect(clock.pendingDeadlines.first == moment, "epoch \(epoch) at \(epoch) s / 2")
+            let moment = TestClock.Instant(offset: .milliseconds(500 * cycle))
+            #expect(clock.pendingDeadlines.first == moment, "cycle \(cycle) at \(cycle) s / 2")
             await clock.advance(by: .milliseconds(499))
-            #expect(manager.fixCount == epoch, "no fix before its moment")
+            #expect(manager.fixCount == cycle, "no fix before its moment")
             await clock.advance(by: .milliseconds(1))
             let fix = try #require(await fixes.read(1).first)
-            #expect(fix.time.map { $0.millisecondsSince1970 - first.millisecondsSince1970 } == Int64(1_000 * epoch))
+            #expect(fix.time.map { $0.millisecondsSince1970 - first.millisecondsSince1970 } == Int64(1_000 * cycle))
         }
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// A replay whose next fix is an hour away: the first fix arrives, the state turns stale after `staleAfter`
@@ -42,7 +42,7 @@ import Testing
         var states = StateWatch(manager)
         try await manager.start(
             .nmeaReplay(
-                name: "one fix", bytes: Array(Self.twoEpochsAnHourApart.utf8), pacing: .timestamps(speed: 1),
+                name: "one fix", bytes: Array(Self.twoCyclesAnHourApart.utf8), pacing: .timestamps(speed: 1),
                 loops: false))
         await states.next { $0.name == "fixed" }
         await clock.sleepers(atLeast: 2)
@@ -53,11 +53,11 @@ import Testing
         )
         await clock.advance(by: .seconds(5))
         #expect(manager.state.name == "stale")
-        await manager.stop()
+        await manager.shutdown()
         #expect(clock.pendingDeadlines.isEmpty)
     }
 
-    static let twoEpochsAnHourApart = """
+    static let twoCyclesAnHourApart = """
         $GPGGA,120000.00,4722.6140,N,00832.5020,E,1,08,0.9,408.0,M,47.3,M,,*
         $GPRMC,120000.00,A,4722.6140,N,00832.5020,E,0.0,0.0,221126,,,A*
         $GPGGA,130000.00,4722.6141,N,00832.5021,E,1,08,0.9,408.0,M,47.3,M,,*

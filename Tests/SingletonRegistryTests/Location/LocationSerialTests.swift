@@ -60,7 +60,7 @@ import Testing
 
         var expected: [Fix] = []
         for (pass, firstSecond) in [0, 100].enumerated() {
-            let bytes = LocationTesting.epochs(from: firstSecond, count: 12)
+            let bytes = LocationTesting.cycles(from: firstSecond, count: 12)
             let (whileFeeding, all) = LocationTesting.fixes(of: bytes, device: source.description)
             try await LocationTesting.writePaced(try #require(receiver.pty?.master), bytes, baud: baud)
             // The receiver wrote everything; the fixes it completes arrive.
@@ -69,7 +69,7 @@ import Testing
             receiver.unplug()
             let reason = try #require(await states.nextReconnectReason())
             #expect(reason == "NMEA \(receiver.path) @ 38400 hung up (device gone)", "pass \(pass)")
-            // The kernel may discard what the receiver wrote last when it goes; the epoch still held is flushed.
+            // The kernel may discard what the receiver wrote last when it goes; the cycle still held is flushed.
             let flushed = await fixes.read(manager.fixCount - fixes.fixes.count)
             #expect(flushed.count <= all.count - whileFeeding.count)
             expected += whileFeeding + all.dropFirst(whileFeeding.count).prefix(flushed.count)
@@ -83,6 +83,6 @@ import Testing
         #expect(fixes.fixes == expected)
         #expect(fixes.dropped == 0)
         #expect(expected.count >= 20)
-        await manager.stop()
+        await manager.shutdown()
     }
 }

@@ -51,7 +51,7 @@ import Testing
         #expect(manager.state.name == "fixed")
         #expect(manager.isWatchingForStaleness, "the next fix arms it again")
         manager.deliver(Fix(mode: .noFix))
-        await manager.stop()
+        await manager.shutdown()
         await clock.run()
         #expect(!manager.isWatchingForStaleness)
     }

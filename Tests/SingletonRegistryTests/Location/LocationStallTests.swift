@@ -66,7 +66,7 @@ import Testing
         #expect(clock.now == TestClock.Instant(offset: .seconds(20)))
         await clock.sleepers(atLeast: 1)
         #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(20)).advanced(by: retryIn)])
-        await manager.stop()
+        await manager.shutdown()
         #expect(manager.state == .idle)
     }
 
@@ -100,14 +100,14 @@ import Testing
         await clock.sleepers(atLeast: 2)
         await clock.advance(by: retryIn)
         #expect(await fixes.read(1).first?.latitude == 48.1173)
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// gpsd with no receiver is quiet but answers `?VERSION;`: the answer ends the silence, so the connection is kept.
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func aQuietGpsdThatAnswersTheProbeIsNotAStall() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)
-        let connections = ObservedMutex(0)
+        let connections = SanitizerVisibleMutex(0)
         // The answer carries a report without a fix, so that the test sees when it has been read.
         let peer = try LoopbackPeer { connection in
             connections.withLock { $0 += 1 }
@@ -135,14 +135,14 @@ import Testing
         #expect(manager.state == .waitingForFix(source: "gpsd 127.0.0.1:\(peer.port)"))
         #expect(manager.lastProblem == nil)
         #expect(connections.withLock { $0 } == 1, "the quiet connection was given up")
-        await manager.stop()
+        await manager.shutdown()
     }
 
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func anNMEAStreamThatFallsSilentIsAStallAfterOneTimeout() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)
         let (_, requested) = AsyncStream.makeStream(of: String.self)
-        let peer = try Self.silentPeer(after: LocationTesting.epochs(from: 0, count: 3), requests: requested)
+        let peer = try Self.silentPeer(after: LocationTesting.cycles(from: 0, count: 3), requests: requested)
         defer { peer.close() }
         let manager = LocationManager()
         manager.silenceTimeout = .seconds(10)
@@ -151,7 +151,7 @@ import Testing
         var states = StateWatch(manager)
         try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
 
-        // NMEA has nothing to ask: one timeout of silence is a stall. The epoch the silence cut short is delivered.
+        // NMEA has nothing to ask: one timeout of silence is a stall. The cycle the silence cut short is delivered.
         #expect(await fixes.read(2).count == 2)
         await clock.sleepers(atLeast: 2)
         #expect(clock.pendingDeadlines.first == TestClock.Instant(offset: .seconds(10)))
@@ -159,7 +159,7 @@ import Testing
         let reason = try #require(await states.nextReconnectReason())
         #expect(reason == "NMEA tcp 127.0.0.1:\(peer.port) sent nothing for 10 s (stalled)")
         #expect(await fixes.read(1).count == 1)
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// A megabyte without a line end, then silence. The clock stays frozen until the kernel says every byte has
@@ -198,6 +198,6 @@ import Testing
             reason.hasSuffix(
                 "(stalled); last problem: gpsd sent a line of 1048576 bytes without an end, over the 10240-byte limit; "
                     + "dropped it"), "\(reason)")
-        await manager.stop()
+        await manager.shutdown()
     }
 }

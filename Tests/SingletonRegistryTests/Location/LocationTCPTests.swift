@@ -12,7 +12,7 @@ import Testing
     @Test @RegistryActor
     func fixesResumeOnTheSameStreamWhenTheServerComesBack() async throws {
         let passes = [
-            LocationTesting.epochs(from: 0, count: 15), LocationTesting.epochs(from: 500, count: 15),
+            LocationTesting.cycles(from: 0, count: 15), LocationTesting.cycles(from: 500, count: 15),
         ]
         var peer = try Self.serve(passes[0])
         let port = peer.port
@@ -25,7 +25,7 @@ import Testing
 
         var expected: [Fix] = []
         for (index, bytes) in passes.enumerated() {
-            // The peer sends its stream and closes; nothing is lost, and the last epoch is flushed at the end.
+            // The peer sends its stream and closes; nothing is lost, and the last cycle is flushed at the end.
             let all = LocationTesting.fixes(of: bytes, device: source.description).all
             expected += all
             #expect(await fixes.read(all.count) == all, "pass \(index)")
@@ -55,12 +55,12 @@ import Testing
         }
         #expect(fixes.fixes == expected)
         #expect(fixes.dropped == 0)
-        await manager.stop()
+        await manager.shutdown()
     }
 
     /// A server on `port` that sends `bytes` to its first client and closes; later clients get nothing.
     static func serve(_ bytes: [UInt8], port: UInt16 = 0) throws -> LoopbackPeer {
-        let served = ObservedMutex(false)
+        let served = SanitizerVisibleMutex(false)
         return try LoopbackPeer(port: port) { connection in
             guard !served.withLock({ $0 }) else { return }
             served.withLock { $0 = true }

@@ -14,9 +14,9 @@ enum LocationTesting {
     static let quickReconnect = ReconnectPolicy(
         initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
 
-    /// `count` one-second epochs of RMC and GGA with valid checksums, from `firstSecond` seconds after 12:00:00 on
+    /// `count` one-second cycles of RMC and GGA with valid checksums, from `firstSecond` seconds after 12:00:00 on
     /// 2026-11-22, moving north-east.
-    static func epochs(from firstSecond: Int, count: Int) -> [UInt8] {
+    static func cycles(from firstSecond: Int, count: Int) -> [UInt8] {
         var out = ""
         for second in firstSecond..<(firstSecond + count) {
             let time = String(

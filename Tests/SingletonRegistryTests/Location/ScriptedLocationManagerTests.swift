@@ -18,7 +18,7 @@ import Testing
         let slow = ScriptedLocationManager(script: Self.script, interval: .seconds(3_600))
         try await slow.start(.nmeaSerial(path: "/dev/ttyUSB0", baud: 9_600))
         #expect(slow.state.name == "waiting")
-        await slow.stop()
+        await slow.shutdown()
         #expect(slow.state == .idle)
         #expect(slow.fixCount == 0, "a stopped play delivers nothing")
 
@@ -29,7 +29,7 @@ import Testing
         try await manager.start(.gpsd())
         #expect(await fixes.read(Self.script.count) == Self.script)
         #expect(manager.requestedSources.count == 2)
-        await manager.stop()
+        await manager.shutdown()
     }
 }
 
@@ -55,7 +55,7 @@ extension EscapedReadTests {
             #expect(scripted.requestedSources == [.gpsd()])
             #expect(location.lastFix == script.last)
             #expect(location.state.name == "fixed")
-            await location.stop()
+            await location.shutdown()
             #expect(location.state == .idle)
         }
     }

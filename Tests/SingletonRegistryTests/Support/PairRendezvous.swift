@@ -11,7 +11,7 @@ final class PairRendezvous: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     func enter() {
         state.withLock { $0.inFlight += 1 }

@@ -1,12 +1,12 @@
 import Foundation
-import SingletonDaemon
+import SingletondCore
 import TestSupport
 import Testing
 
-/// A daemon `Logger` that writes into a file of a test's own, and the lines written so far.
+/// A daemon `LogWriter` that writes into a file of a test's own, and the lines written so far.
 struct CapturedLog: ~Copyable {
     /// The logger to hand to the code under test (info and above).
-    let logger: Logger
+    let logger: LogWriter
     private let path: String
     private let fd: Int32
 
@@ -15,7 +15,7 @@ struct CapturedLog: ~Copyable {
         path = directory.file("log")
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         try #require(fd >= 0, "open \(path): errno \(errno)")
-        logger = Logger(minimumLevel: .info, journalFormat: false, fd: fd)
+        logger = LogWriter(minimumLevel: .info, journalFormat: false, fd: fd)
     }
 
     deinit { close(fd) }

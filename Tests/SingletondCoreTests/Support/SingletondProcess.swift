@@ -7,7 +7,7 @@ import Testing
 ///
 /// Its exit status reads as a shell's `$?` (``TestSupport/ProcessExit/shellCode``): singletond documents its exit
 /// codes, and a signal's death reads as 128 + the signal, the way its service manager and its users see it.
-final class DaemonProcess: Sendable {
+final class SingletondProcess: Sendable {
     /// `singletond` next to the test bundle (`.build/<triple>/debug/`), or `nil`.
     static let binary: String? = {
         var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -63,7 +63,7 @@ final class DaemonProcess: Sendable {
     static func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", timeout: Double = 30
     ) async throws -> (status: Int32, stdout: [String], stderr: [String]) {
-        let child = try DaemonProcess(arguments, environment: environment, stdin: stdin)
+        let child = try SingletondProcess(arguments, environment: environment, stdin: stdin)
         let (outReader, errReader) = (child.stdout, child.stderr)
         async let out = outReader.rest(timeout: timeout)
         async let err = errReader.rest(timeout: timeout)

@@ -20,7 +20,7 @@ final class StatusProbe: Sendable {
     }
 
     private let client: StreamClient
-    private let state = ObservedMutex(State())
+    private let state = SanitizerVisibleMutex(State())
     private let finished = DispatchSemaphore(value: 0)
     private let answered = DispatchSemaphore(value: 0)
 

@@ -11,7 +11,7 @@ import TestSupport
 /// Reads block a thread of their own (see ``blocking(_:)``); a client is used by one test task at a time.
 final class StreamClient: Sendable {
     let fd: Int32
-    private let buffer = ObservedMutex<[UInt8]>([])
+    private let buffer = SanitizerVisibleMutex<[UInt8]>([])
 
     /// Connects to `path`; `nil` when nothing listens there.
     init?(path: String) {

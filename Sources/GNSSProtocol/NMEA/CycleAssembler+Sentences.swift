@@ -1,0 +1,192 @@
+extension CycleAssembler {
+    /// Latitude and longitude from four fields (`DDMM.mm,N,DDDMM.mm,E`) starting at `start`.
+    private static func position(_ fields: NMEAFields, _ start: Int) -> (Double, Double)? {
+        guard var lat = fields.degreesMinutes(start), var lon = fields.degreesMinutes(start + 2) else { return nil }
+        let ns = fields.first(start + 1)
+        let ew = fields.first(start + 3)
+        guard ns == 0x4E || ns == 0x53, ew == 0x45 || ew == 0x57 else { return nil }
+        if ns == 0x53 { lat = -lat }
+        if ew == 0x57 { lon = -lon }
+        guard lat >= -90, lat <= 90, lon >= -180, lon <= 180 else { return nil }
+        return (lat, lon)
+    }
+
+    /// gpsd's TPV `status` for a GGA quality indicator, when at least 2.
+    private static func status(ggaQuality quality: Int) -> Int? {
+        switch quality {
+        case 2: 2
+        case 3: 9
+        case 4: 3
+        case 5: 4
+        case 6: 5
+        case 7: 7
+        case 8: 8
+        default: nil
+        }
+    }
+
+    /// gpsd's TPV `status` for an FAA mode indicator, when at least 2.
+    private static func status(faa indicator: UInt8) -> Int? {
+        switch indicator {
+        case 0x44, 0x50: 2  // D, P
+        case 0x52: 3  // R
+        case 0x46: 4  // F
+        case 0x45: 5  // E
+        case 0x53, 0x4D: 8  // S, M
+        default: nil
+        }
+    }
+
+    // MARK: Sentences
+
+    /// GGA: time, position, quality, satellites used, HDOP, altitude, geoid separation.
+    mutating func applyGGA(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gga, timeOfDay: timeOfDay, emit: emit) }
+        let quality = fields.isEmpty(6) ? -1 : fields.leadingInt(6)
+        let satellites = fields.leadingInt(7)
+        // As gpsd: the position and altitude are kept whatever the quality, but quality 0 or fewer than 3
+        // satellites used (or none stated) is no fix, and 3D needs an altitude and 4 satellites.
+        if let (lat, lon) = Self.position(fields, 2) {
+            setPosition(latitude: lat, longitude: lon)
+            var mode = FixMode.twoD
+            if let alt = fields.double(9) {
+                fix.altitudeMSL = alt
+                if satellites >= 4 { mode = .threeD }
+            }
+            if let sep = fields.double(11) { fix.geoidSeparation = sep }
+            if let msl = fix.altitudeMSL, let sep = fix.geoidSeparation { fix.altitudeHAE = msl + sep }
+            if quality == 0 || satellites < 3 { mode = .noFix }
+            setMode(mode)
+            if let status = Self.status(ggaQuality: quality) { fix.status = status }
+        } else {
+            setMode(.noFix)
+        }
+        if let hdop = fields.double(8), hdop < 99 { sky.setHDOP(hdop) }
+        endIfEnder(.gga, emit: emit)
+        return true
+    }
+
+    /// RMC: time, date, validity, position, speed, track, magnetic variation, FAA mode.
+    mutating func applyRMC(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+        if let timeOfDay = fields.timeOfDay(1) {
+            if fields.length(9) == 6, let dmy = fields.int(9) {
+                _ = clock.setDate(
+                    day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: timeOfDay)
+            }
+            timestamp(.rmc, timeOfDay: timeOfDay, emit: emit)
+        }
+        let valid = fields.first(2) == 0x41 || fields.first(2) == 0x44
+        let faa = fields.first(12)
+        if valid, faa != 0x4E, let (lat, lon) = Self.position(fields, 3) {
+            setPosition(latitude: lat, longitude: lon)
+            if let knots = fields.double(7) { fix.speed = knots * Self.knotsToMetresPerSecond }
+            if let track = fields.double(8) { fix.track = track }
+            if let variation = fields.double(10), variation > 0.09 || variation < -0.09 {
+                switch fields.first(11) {
+                case 0x45: fix.magneticVariation = variation
+                case 0x57: fix.magneticVariation = -variation
+                default: break
+                }
+            }
+            setMode(fix.altitudeMSL != nil ? .threeD : .twoD)
+            if let status = Self.status(faa: faa) ?? (fields.first(2) == 0x44 ? 2 : nil) { fix.status = status }
+        } else {
+            setMode(.noFix)
+        }
+        endIfEnder(.rmc, emit: emit)
+        return true
+    }
+
+    /// GLL: position, time, validity, FAA mode.
+    mutating func applyGLL(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+        if let timeOfDay = fields.timeOfDay(5) { timestamp(.gll, timeOfDay: timeOfDay, emit: emit) }
+        if fields.first(6) == 0x41, fields.first(7) != 0x4E, let (lat, lon) = Self.position(fields, 1) {
+            setPosition(latitude: lat, longitude: lon)
+            setMode(fix.altitudeMSL != nil ? .threeD : .twoD)
+            if let status = Self.status(faa: fields.first(7)) { fix.status = status }
+        } else {
+            setMode(.noFix)
+        }
+        endIfEnder(.gll, emit: emit)
+        return true
+    }
+
+    /// GNS: time, position, per-constellation mode, satellites used, HDOP, altitude, geoid separation.
+    mutating func applyGNS(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gns, timeOfDay: timeOfDay, emit: emit) }
+        let mode = fields.first(6)
+        let navigation = fields.first(13)
+        if mode == 0 || mode == 0x4E {
+            setMode(.noFix)
+        } else if navigation == 0x55 || navigation == 0x56 {
+            // Unsafe or not valid for navigation: nothing to use.
+        } else if let (lat, lon) = Self.position(fields, 2) {
+            setPosition(latitude: lat, longitude: lon)
+            var newMode = FixMode.twoD
+            if let alt = fields.double(9) {
+                fix.altitudeMSL = alt
+                if fields.leadingInt(7) > 3 { newMode = .threeD }
+                if let sep = fields.double(10) {
+                    fix.geoidSeparation = sep
+                    fix.altitudeHAE = alt + sep
+                }
+            }
+            setMode(newMode)
+            if let status = Self.status(faa: mode) { fix.status = status }
+        } else {
+            setMode(.noFix)
+        }
+        if let hdop = fields.double(8), hdop < 99 { sky.setHDOP(hdop) }
+        endIfEnder(.gns, emit: emit)
+        return true
+    }
+
+    /// GSA: fix mode, satellites used, DOPs.
+    mutating func applyGSA(_ fields: NMEAFields, system: NMEASatelliteNumbering.System) -> Bool {
+        switch fields.first(2) {
+        case 0x31: setMode(.noFix)
+        case 0x32: setMode(.twoD)
+        case 0x33: setMode(.threeD)
+        default: break
+        }
+        sky.applyGSA(fields, system: system)
+        return true
+    }
+
+    /// GSV: satellites in view.
+    mutating func applyGSV(_ fields: NMEAFields, system: NMEASatelliteNumbering.System) -> Bool {
+        sky.applyGSV(fields, system: system)
+        return true
+    }
+
+    /// VTG, old (`track,mag,knots,kmh`) or new (`track,T,mag,M,knots,N,kmh,K[,mode]`) form.
+    mutating func applyVTG(_ fields: NMEAFields) -> Bool {
+        let newForm = fields.first(2) == 0x54
+        let track = fields.double(1)
+        let magnetic = fields.double(newForm ? 3 : 2)
+        let knots = fields.double(newForm ? 5 : 3)
+        if newForm, fields.first(9) == 0x4E || fields.first(9) == 0x45 { return true }
+        guard let track, let knots else { return true }
+        fix.track = track
+        fix.speed = knots * Self.knotsToMetresPerSecond
+        if let magnetic { fix.magneticTrack = magnetic }
+        hasContent = true
+        return true
+    }
+
+    /// ZDA: time and four-digit-year date.
+    mutating func applyZDA(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+        guard let timeOfDay = fields.timeOfDay(1), let day = fields.int(2), let month = fields.int(3),
+            let year = fields.int(4),
+            clock.setDate(year: year, month: month, day: day, timeOfDay: timeOfDay)
+        else { return false }
+        // As in gpsd 3.22, ZDA dates the cycle but takes no part in finding its end: receivers send it at
+        // irregular points of the cycle (once per second in a 2 Hz stream, for one).
+        if detector.cycleTime == nil || detector.cycleTime == timeOfDay,
+            let time = clock.resolve(timeOfDay: timeOfDay)
+        {
+            fix.time = time
+        }
+        return true
+    }
+}

@@ -1,0 +1,164 @@
+/// Merges the sentences of one fix cycle into one ``Fix`` and reports it once per cycle.
+///
+/// Timestamped sentences (GGA, RMC, GLL, GNS) drive the ``CycleDetector``; the others (GSA, VTG) add to the
+/// cycle in progress. A fix is reported when the learned cycle ender arrives, or, before one is learned (the first
+/// cycle, which gpsd never reports) or when it goes missing, as soon as the next cycle begins.
+///
+/// Continuation mode. gpsd 3.22 has one "cycle continuer", the depth sentence DBT: once a stream has sent one,
+/// gpsd stops learning enders and reports after every sentence that carries no time (VTG, GSA, GSV, ZDA and
+/// anything it does not decode, such as a chartplotter's HDG), never at GGA, RMC or GLL. A cycle's last report is
+/// then its state as of its last untimestamped sentence: it includes a VTG that follows the RMC, and leaves out a
+/// GGA stamped with this cycle's time that arrives just before the next cycle begins. In that mode we keep that
+/// state and report it when the next cycle begins.
+struct CycleAssembler: Sendable {
+    /// Knots to metres per second, gpsd's `KNOTS_TO_MPS`.
+    static let knotsToMetresPerSecond = 1852.0 / 3600.0
+
+    var fix = Fix()
+    var clock = NMEAClock()
+    var detector = CycleDetector()
+    var sky = SkyAssembler()
+    /// Whether the cycle in progress holds anything worth reporting, and whether it was reported.
+    var hasContent = false
+    private var reported = false
+    /// The previous cycle as it stood when the next one began, reported or not (gpsd's `oldfix`): the reference
+    /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL.
+    private var lastCycle: Fix?
+    /// Whether a DBT has been seen: gpsd's continuation mode (see the type's documentation).
+    private(set) var continuation = false
+    /// In continuation mode, whether `fix` is the cycle as of its last sentence without a time (what gpsd last
+    /// reported); once a timestamped sentence of the same cycle changes it, that state is kept in `lastReportable`.
+    private var fixIsReportable = false
+    private var lastReportable: Fix?
+    /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
+    private var timedSentence = false
+    /// The device name put in every fix and view.
+    var device: String?
+
+    init(device: String? = nil) { self.device = device }
+
+    /// The time of the cycle in progress, for the sky view.
+    var time: GNSSTime? { fix.time }
+
+    // MARK: Cycle handling
+
+    /// Starts or continues a cycle for a timestamped sentence; reports the finished cycle when one ends.
+    mutating func timestamp(
+        _ type: NMEASentenceType, timeOfDay: Int, emit: (NMEAEvent) -> Void
+    ) {
+        timedSentence = true
+        if detector.timestamp(type, timeOfDay: timeOfDay) {
+            reportUnreported(emit)
+            lastCycle = fix
+            fix = Fix(device: device)
+            hasContent = false
+            reported = false
+            fixIsReportable = false
+            lastReportable = nil
+        } else if fixIsReportable {
+            // This sentence is about to change the state gpsd last reported: keep that state first.
+            lastReportable = fix
+            fixIsReportable = false
+        }
+        if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
+    }
+
+    /// Reports the cycle in progress if it was not reported yet: in continuation mode as of its last sentence
+    /// without a time (all of it when it had none).
+    private mutating func reportUnreported(_ emit: (NMEAEvent) -> Void) {
+        guard hasContent && !reported else { return }
+        report(fixIsReportable ? fix : lastReportable ?? fix, emit)
+    }
+
+    /// Reports the cycle when `type` is its learned ender (never in continuation mode).
+    mutating func endIfEnder(_ type: NMEASentenceType, emit: (NMEAEvent) -> Void) {
+        if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
+        if detector.ends(type) && !reported && hasContent && !continuation { report(fix, emit) }
+    }
+
+    /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
+    mutating func cycleContinuer() {
+        continuation = true
+    }
+
+    /// Called after every sentence that passed its checksum. As gpsd after every sentence: a cycle without a
+    /// speed so far gets one from the distance to the previous cycle's position. In continuation mode a sentence
+    /// without a time is where gpsd reports, so the cycle's state is kept as it is now.
+    @inline(__always)
+    mutating func sentenceDone() {
+        if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
+        if continuation && !timedSentence && hasContent { fixIsReportable = true }
+        timedSentence = false
+    }
+
+    /// gpsd's speed of last resort: distance from the previous cycle's position over the time between them.
+    private mutating func deriveSpeed() {
+        guard let prev = lastCycle, prev.mode >= .twoD, let t0 = prev.time, let t1 = fix.time, t1 > t0,
+            let lat0 = prev.latitude, let lon0 = prev.longitude, let lat1 = fix.latitude, let lon1 = fix.longitude,
+            let metres = Geodesic.distance(from: (lat0, lon0), to: (lat1, lon1))
+        else { return }
+        let speed = metres * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
+        if speed <= 9_999.9 { fix.speed = speed }
+    }
+
+    private mutating func report(_ state: Fix, _ emit: (NMEAEvent) -> Void) {
+        var out = state
+        // As gpsd reports it: no position, speed or track without a fix, no altitude without a 3D fix.
+        if out.mode < .twoD {
+            out.latitude = nil
+            out.longitude = nil
+            out.speed = nil
+            out.track = nil
+            out.magneticTrack = nil
+            out.status = nil
+        }
+        if out.mode < .threeD {
+            out.altitudeHAE = nil
+            out.altitudeMSL = nil
+            out.climb = nil
+        }
+        if out.mode == .threeD, let prev = lastCycle, prev.mode == .threeD, let t0 = prev.time,
+            let t1 = out.time,
+            let a0 = prev.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
+        {
+            out.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
+        }
+        reported = true
+        emit(.fix(out))
+    }
+
+    /// Ends the input: reports a cycle that was not reported yet.
+    mutating func finish(_ emit: (NMEAEvent) -> Void) {
+        reportUnreported(emit)
+        if let view = sky.finish(time: fix.time) { emit(.sky(view)) }
+    }
+
+    /// Hands out a completed sky view before a sentence other than GSV/GSA is applied.
+    @inline(__always)
+    mutating func otherSentence(_ emit: (NMEAEvent) -> Void) {
+        if var view = sky.otherSentence(time: fix.time) {
+            view.device = device
+            emit(.sky(view))
+        }
+    }
+
+    // MARK: Mode
+
+    /// Sets the mode a position sentence implies, never downgrading 3D to 2D while altitude is being reported.
+    mutating func setMode(_ mode: FixMode) {
+        if mode == .twoD,
+            fix.mode == .threeD || (lastCycle?.mode == .threeD && lastCycle?.altitudeMSL != nil)
+        {
+            fix.mode = .threeD
+        } else {
+            fix.mode = mode
+        }
+        hasContent = true
+    }
+
+    mutating func setPosition(latitude: Double, longitude: Double) {
+        fix.latitude = latitude
+        fix.longitude = longitude
+        hasContent = true
+    }
+}
