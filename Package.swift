@@ -50,6 +50,15 @@ let package = Package(
             dependencies: ["SingletondCore", "SingletonRegistryTesting", "GNSSLocationTesting", "TestSupport"]
         ),
         .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
+        // The README's and the DocC articles' code, compiled as a user's: without package access, so it sees only
+        // what the products make public, and fails to build when something it uses stops being public.
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: [
+                "SingletonRegistry", "SingletonRegistryTesting", "GNSSLocation", "GNSSProtocol", "GNSSLocationTesting",
+            ],
+            packageAccess: false
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

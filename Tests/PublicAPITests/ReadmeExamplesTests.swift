@@ -1,4 +1,5 @@
-// The code quoted in README.md. Keep the two in step: the README copies these lines verbatim.
+// The code quoted in README.md, compiled as a user compiles it: this target sees only what the products make
+// public. Keep the two in step: the README copies these lines verbatim.
 import GNSSLocation
 import GNSSLocationTesting
 import GNSSProtocol

@@ -1,0 +1,122 @@
+// The code of the DocC articles (Sources/*/Documentation.docc), compiled as a user compiles it: this target sees
+// only what the products make public.
+import GNSSLocation
+import GNSSLocationTesting
+import GNSSProtocol
+import SingletonRegistry
+import SingletonRegistryTesting
+import Testing
+
+// DeclaringSingletons.md: a manager with a lifecycle that depends on locationManager.
+@RegistryActor
+open class TripRecorder: ManagedSingleton {
+    public private(set) var isRecording = false
+
+    public nonisolated init() {}
+
+    open func start() async throws { isRecording = true }
+    open func shutdown() async { isRecording = false }
+}
+
+public enum TripRecorderKey: SingletonKey {
+    public static var liveValue: TripRecorder { TripRecorder() }
+    public static var dependencies: [any SingletonKey.Type] { [LocationManagerKey.self] }
+}
+
+extension AppSingletons {
+    public var tripRecorder: TripRecorder {
+        get { self[TripRecorderKey.self] }
+        set { self[TripRecorderKey.self] = newValue }
+    }
+}
+
+final class RecordingTripRecorder: TripRecorder {
+    private(set) var owner: Int?
+
+    nonisolated override init() {
+        super.init()
+    }
+}
+
+// DeclaringSingletons.md and TestingWithOverrides.md: a struct of closures, and a property wrapper over it.
+struct ForecastClient: Sendable {
+    var alerts: @Sendable () async throws -> [String]
+}
+
+enum ForecastClientKey: SingletonKey {
+    static var liveValue: ForecastClient { ForecastClient(alerts: { [] }) }
+}
+
+extension AppSingletons {
+    var forecastClient: ForecastClient {
+        get { self[ForecastClientKey.self] }
+        set { self[ForecastClientKey.self] = newValue }
+    }
+}
+
+@RegistryActor
+final class DailyReport {
+    @Singleton(\.forecastClient) var forecasts
+
+    func alerts() async throws -> [String] { try await forecasts.alerts() }
+}
+
+// ComingFromElsewhere.md: a main-actor struct's value as a key.
+@RegistryActor
+class NetworkManager {
+    nonisolated init() {}
+    func endpoint() -> String { "https://example.org" }
+}
+
+final class OfflineNetworkManager: NetworkManager {
+    override func endpoint() -> String { "offline" }
+}
+
+enum NetworkKey: SingletonKey { static var liveValue: NetworkManager { NetworkManager() } }
+extension AppSingletons {
+    var network: NetworkManager {
+        get { self[NetworkKey.self] }
+        set { self[NetworkKey.self] = newValue }
+    }
+}
+
+@Suite struct DocumentationExamplesTests {
+    @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
+    func oneEndpointIsReplaced() async throws {
+        let client = await appSingletons.forecastClient
+        #expect(try await client.alerts() == ["gale warning"])
+    }
+
+    @Test @RegistryActor
+    func aPropertyWrapperOverrideAppliesToOneInstance() async throws {
+        let report = DailyReport()
+        report.$forecasts.override = ForecastClient(alerts: { ["fog"] })
+        #expect(try await report.alerts() == ["fog"])
+        #expect(try await DailyReport().alerts() == [])
+    }
+
+    @Test(.singletons { $0.network = OfflineNetworkManager() })
+    func aKeyReplacesTheMainActorStruct() async {
+        #expect(await appSingletons.network.endpoint() == "offline")
+    }
+
+    @Test @RegistryActor
+    func declaredValuesStartAfterTheirDependenciesAndStopInReverse() async throws {
+        let recorder = RecordingTripRecorder()
+        let singletons = AppSingletons {
+            $0.tripRecorder = recorder
+            $0.locationManager = ScriptedLocationManager(script: [])
+        }
+        #expect(singletons.entries.map(\.name) == ["tripRecorder", "locationManager"])
+        try await singletons.start()
+        #expect(recorder.isRecording)
+        await singletons.shutdown()
+        #expect(!recorder.isRecording)
+    }
+
+    @Test @RegistryActor
+    func aDependencyOnAnUndeclaredKeyIsAnError() async {
+        let singletons = AppSingletons { $0.tripRecorder = RecordingTripRecorder() }
+        await #expect(throws: SingletonLifecycleError.self) { try await singletons.start() }
+    }
+}
