@@ -4,7 +4,7 @@ import Testing
 /// Turns on the registry's detection of reads that escape an override scope, and reports them as test issues.
 ///
 /// The `.singletons` trait enables detection itself; call ``enable()`` when you use
-/// ``SingletonRegistry/withSingletons(_:isolation:operation:)`` directly and want escapes recorded on the scope.
+/// `withSingletons(_:isolation:operation:)` directly and want escapes recorded on the scope.
 public enum EscapedReadDetection {
     /// Counts a read as escaped when it happens outside every test's task tree.
     ///

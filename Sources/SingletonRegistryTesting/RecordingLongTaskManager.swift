@@ -1,6 +1,6 @@
 import SingletonRegistry
 
-/// A ``SingletonRegistry/LongTaskManager`` for tests: ``doLongTask()`` completes at once and every call is counted.
+/// A `LongTaskManager` for tests: ``doLongTask()`` completes at once and every call is counted.
 ///
 /// The run still goes through the manager's state machine, so `isTaskDone`, `stateChanges()` and observers behave
 /// as with a real job. Subclass it to script something else.
@@ -26,7 +26,7 @@ open class RecordingLongTaskManager: LongTaskManager {
         super.init(defaultJob: defaultJob)
     }
 
-    /// Counts the call and runs an instant job (or the ``SingletonRegistry/LongTaskManager/defaultJob``, if set).
+    /// Counts the call and runs an instant job (or the `LongTaskManager/defaultJob`, if set).
     open override func doLongTask() async throws {
         doLongTaskCalls += 1
         try await run(defaultJob ?? LongTask(name: "recorded") { _ in })

@@ -8,7 +8,7 @@ import Testing
 /// func usesTheMock() async throws { ... }
 /// ```
 ///
-/// The replacement is a task-local override made with ``SingletonRegistry/withSingletons(_:isolation:operation:)``,
+/// The replacement is a task-local override made with `withSingletons(_:isolation:operation:)`,
 /// so tests that run in parallel each see their own values. When the test ends, the values it replaced that have
 /// a lifecycle are shut down and the work they started is cancelled and awaited, so nothing runs on into the next
 /// test. A read of a replaced value from outside the test's task tree (a detached task, a Dispatch callback) saw

@@ -9,7 +9,7 @@ import Testing
 /// with `CancellationError`. When the scope that installed it ends, sleepers that were never woken are reported as
 /// an issue of the test, and cancelled.
 ///
-/// After waking a sleeper, ``advance(by:)`` waits for one job of its own to run on ``RegistryActor``. A sleeper
+/// After waking a sleeper, ``advance(by:)`` waits for one job of its own to run on `RegistryActor`. A sleeper
 /// isolated to that actor was enqueued there before that job, so it has run up to its next suspension before the
 /// next sleeper wakes and before ``advance(by:)`` returns: no timed step of a manager is left half-run. (Code that
 /// sleeps on another executor gets no such promise; the clock wakes it in order, but cannot know when it has run.)
@@ -82,7 +82,7 @@ public final class TestClock: CallerResumingClock, Sendable {
     }
 
     /// Suspends for `duration` of the clock's time and resumes on the caller's executor: the registry's timed code
-    /// sleeps through this, so that a sleeper isolated to ``RegistryActor`` is enqueued there the moment it is woken.
+    /// sleeps through this, so that a sleeper isolated to `RegistryActor` is enqueued there the moment it is woken.
     package nonisolated(nonsending) func sleepResumingCaller(for duration: Duration) async throws {
         try await sleep(until: now.advanced(by: duration))
     }
@@ -199,7 +199,7 @@ public final class TestClock: CallerResumingClock, Sendable {
         lhs.deadline == rhs.deadline ? lhs.id < rhs.id : lhs.deadline < rhs.deadline
     }
 
-    /// Runs one job on ``RegistryActor``, after the jobs already enqueued there (a woken sleeper's, among them).
+    /// Runs one job on `RegistryActor`, after the jobs already enqueued there (a woken sleeper's, among them).
     @RegistryActor
     private static func settle() async {}
 }
