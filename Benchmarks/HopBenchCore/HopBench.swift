@@ -49,6 +49,15 @@ public enum HopBench {
         if options.allocationProbe {
             return await probeAllocations(selected, options: options)
         }
+        if let operations = options.fixedOperations {
+            for benchmark in selected {
+                switch benchmark.body {
+                case .batched(let body): _ = await body(operations)
+                case .perOperation(let body): _ = await body(operations)
+                }
+            }
+            return ExitStatus.success
+        }
         return await measure(selected, ratios: ratios, options: options, arguments: arguments)
     }
 

@@ -24,6 +24,9 @@ public struct Options: Sendable, Equatable {
     public var help = false
     /// Internal: be the allocation-counting child.
     public var allocationProbe = false
+    /// Run each selected case once with exactly this many operations, with no warm-up and no report: the fixed
+    /// work `Benchmarks/instructions.sh` counts instructions over.
+    public var fixedOperations: Int?
 
     /// Default options.
     public init() {}
@@ -38,7 +41,7 @@ public struct Options: Sendable, Equatable {
     public static let usage = """
         usage: hop-bench [--filter REGEX] [--quick] [--runs N] [--json PATH]
                          [--baseline PATH [--threshold PCT] [--compare-only PATH]]
-                         [--no-allocations] [--enforce-ratios] [--list] [--help]
+                         [--no-allocations] [--enforce-ratios] [--operations N] [--list] [--help]
 
           --filter REGEX       run only cases whose name matches REGEX (e.g. '^actor\\.')
           --quick              short runs (seconds), for CI
@@ -49,6 +52,7 @@ public struct Options: Sendable, Equatable {
           --compare-only PATH  compare the report at PATH with --baseline without measuring anything
           --no-allocations     do not count allocations (skips the libc_malloc_debug child process)
           --enforce-ratios     exit 1 when a ratio row with a limit fails
+          --operations N       run each selected case once with N operations and print nothing (for callgrind)
           --list               print the case names and exit
         """
 
@@ -86,6 +90,12 @@ public struct Options: Sendable, Equatable {
                     throw UsageError(description: "--runs needs a whole number from 1 to 100, not \(text)")
                 }
                 options.runs = runs
+            case "--operations":
+                let text = try value(for: argument)
+                guard let operations = Int(text), operations >= 1 else {
+                    throw UsageError(description: "--operations needs a positive whole number, not \(text)")
+                }
+                options.fixedOperations = operations
             case "--no-allocations": options.countAllocations = false
             case "--enforce-ratios": options.enforceRatios = true
             case "--list": options.list = true

@@ -2,7 +2,7 @@ import GNSSProtocol
 import HopBenchCore
 
 /// A TPV report as gpsd 3.22 sends it for a 3D fix (from `GPSDMessageTests`' captured lines).
-private let typicalTPVLine =
+let typicalTPVLine =
     #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-03-26T03:15:16.000Z","ept":0.005,"lat":49.126133500,"lon":-122.710178833,"altHAE":82.4000,"altMSL":99.1000,"alt":99.1000,"epx":8.997,"epy":14.222,"epv":79.350,"track":39.1400,"magtrack":54.9307,"magvar":15.8,"speed":0.043,"climb":0.094,"epd":55.2223,"eps":0.14,"epc":0.52,"geoidSep":-16.700,"eph":40.850,"sep":77.140}"#
 
 extension Cases {
