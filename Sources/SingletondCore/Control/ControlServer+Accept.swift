@@ -1,9 +1,4 @@
-import Foundation
-import SingletonRegistry
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Accepting clients on the poll thread: only this daemon's user and root, and at most
 /// ``ControlServerLimits/maximumClients`` at a time; a refused client is told why, and the refusals are logged
@@ -11,25 +6,20 @@ import SingletonRegistry
 extension ControlServer {
     func acceptClients() {
         while true {
-            let fd = accept(listenFD, nil, nil)
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                UnixSocket.setNonBlocking(fd)
-            }
-            if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN, errno != EWOULDBLOCK {
-                    logger.warning("control socket: accept failed: \(String(cString: strerror(errno)))")
+            let fd: Int32
+            do throws(Errno) {
+                fd = try System.accept(listenFD)
+            } catch {
+                if error.code != EAGAIN, error.code != EWOULDBLOCK {
+                    logger.warning("control socket: accept failed: \(error)")
                 }
                 return
             }
+            System.setCloseOnExec(fd)
+            System.setNonBlocking(fd)
             // Only this daemon's user and root are served, whatever the socket's mode lets in.
-            if let uid = UnixSocket.peerUserID(fd), !UnixSocket.isTrusted(uid) {
-                let message = JSONObjectWriter.error("not allowed: this daemon serves uid \(geteuid()) and root only")
-                _ = message.withUnsafeBytes {
-                    Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-                }
-                close(fd)
+            if let uid = System.peerUserID(fd), !UnixSocket.isTrusted(uid) {
+                refuse(fd, "not allowed: this daemon serves uid \(System.effectiveUserID()) and root only")
                 let reason = "uid \(uid) is neither this daemon's user nor root"
                 switch state.withLock({ $0.drops.occurrence(of: reason, at: timeline.now) }) {
                 case .first: logger.warning("control: refused a client: \(reason)")
@@ -53,16 +43,19 @@ extension ControlServer {
             if let id = accepted {
                 logger.debug("control: client \(id) connected")
             } else {
-                let message = JSONObjectWriter.error("too many clients (\(limits.maximumClients)); try again later")
-                _ = message.withUnsafeBytes {
-                    Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-                }
-                close(fd)
+                refuse(fd, "too many clients (\(limits.maximumClients)); try again later")
                 if firstRefusal {
                     logger.warning(
                         "control: \(limits.maximumClients) clients connected; refusing new ones until one leaves")
                 }
             }
         }
+    }
+
+    /// Sends the just-accepted client `fd` an error line saying `message`, without waiting for it to read, and
+    /// closes it.
+    private func refuse(_ fd: Int32, _ message: String) {
+        _ = JSONObjectWriter.error(message).withUnsafeBytes { try? System.send(fd, $0, waiting: false) }
+        System.close(fd)
     }
 }

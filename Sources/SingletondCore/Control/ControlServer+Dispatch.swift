@@ -1,9 +1,4 @@
-import Foundation
 import SingletonRegistry
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Dispatching and reaping on the poll thread: the complete request lines of idle clients go to the handler, one
 /// at a time per client; clients that are done or dropped are closed, and their drops and the refused clients are
@@ -74,7 +69,7 @@ extension ControlServer {
         for request in abandoned { request.cancel() }
         for waiter in emptied { waiter.resume() }
         for (id, fd, reason) in closed {
-            close(fd)
+            System.close(fd)
             if reason.isEmpty {
                 logger.debug("control: client \(id) left")
             } else if let line = dropLines[id] {

@@ -1,9 +1,4 @@
-import Foundation
-import SingletonRegistry
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Reading the clients' requests on the poll thread: what `poll(2)` reported for a client, and the bytes that make
 /// up its request lines, an over-long line skipped with an error reply.
@@ -28,20 +23,22 @@ extension ControlServer {
         // A client that hung up may have sent requests first (`echo '{"cmd":"cancel"}' | nc -U ...`): read what
         // is there, then stop polling it; it is closed once its requests are done.
         for _ in 0..<(hungUp ? 16 : 1) {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            let readError = errno
+            let result = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(Errno) in try System.read(fd, into: bytes) }
+            }
             let more = state.withLock { state -> Bool in
                 guard state.clients[id] != nil else { return false }
-                if count == 0 {
+                switch result {
+                case .success(0):
                     state.clients[id]!.endOfInput = true
                     return false
-                }
-                if count < 0 {
-                    if readError != EAGAIN, readError != EINTR { state.clients[id]!.dropReason = "" }
+                case .success(let count):
+                    append(buffer[0..<count], to: &state.clients[id]!)
+                    return true
+                case .failure(let error):
+                    if error.code != EAGAIN { state.clients[id]!.dropReason = "" }
                     return false
                 }
-                append(buffer[0..<count], to: &state.clients[id]!)
-                return true
             }
             if !more { break }
         }

@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import SingletonRegistry
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The poll thread's loop: it waits in `poll(2)` on the wake pipe, the listening socket and every client, then
 /// reads (``service(id:revents:buffer:)``), dispatches and reaps (``dispatchAndReap()``) and accepts
@@ -36,15 +33,15 @@ extension ControlServer {
                 return false
             }
             if stopping { break }
-            let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                logger.error("control socket: poll failed: \(String(cString: strerror(errno)))")
+            do throws(Errno) {
+                _ = try System.poll(&fds, timeout: -1)
+            } catch {
+                logger.error("control socket: poll failed: \(error)")
                 break
             }
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
-                while drain.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress!, $0.count) }) == 256 {}
+                while drain.withUnsafeMutableBytes({ try? System.read(wakeRead, into: $0) }) == 256 {}
             }
             let clientStart = fds.count - ids.count
             for index in clientStart..<fds.count where fds[index].revents != 0 {
@@ -71,8 +68,8 @@ extension ControlServer {
             return (Array(state.clients.values), state.finishWaiters, state.refusedSinceLog)
         }
         reportRefusals(refused)
-        for client in clients { close(client.fd) }
-        close(listenFD)
+        for client in clients { System.close(client.fd) }
+        System.close(listenFD)
         removeSocketFile()
         for waiter in waiters { waiter.resume() }
     }
