@@ -1,10 +1,7 @@
 import GNSSLocation
 import GNSSProtocol
+import Glibc
 import SingletonRegistry
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `singletond run`: composes the registry, the position source, the TPV output, the control socket, signals and
 /// systemd notifications, and runs until SIGTERM or SIGINT.
@@ -37,7 +34,7 @@ extension Singletond {
             let stopTimeout = options.stopTimeout
             StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
                 logger.error("shutdown took longer than \(stopTimeout); exiting now")
-                _exit(1)
+                System.exitImmediately(1)
             }
         }
         let source = locationSource(for: options.source)
@@ -85,11 +82,10 @@ extension Singletond {
     /// controlling terminal and without waiting for a modem line, and asked. Other character devices
     /// (`/dev/urandom`) are read as files.
     private static func isTerminal(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { return false }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return isatty(fd) == 1
+        guard let info = try? System.status(ofPath: path), info.st_mode & S_IFMT == S_IFCHR,
+            let fd = try? System.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        else { return false }
+        defer { System.close(fd) }
+        return System.isTerminal(fd)
     }
 }

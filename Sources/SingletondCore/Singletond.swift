@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The daemon's entry point, kept in a library so that tests can drive it.
 package enum Singletond {
     /// The version `singletond --version` prints.
@@ -24,8 +20,8 @@ package enum Singletond {
             SignalHandler.blockSignals()
             signals = SignalHandler()
         }
-        Task { [signals] in exit(await main(arguments, signals: signals)) }
-        while true { pause() }
+        Task { [signals] in System.exit(await main(arguments, signals: signals)) }
+        while true { System.pause() }
     }
 
     /// Runs the command line `arguments` (without the program name) and returns the process exit status.
@@ -47,12 +43,12 @@ package enum Singletond {
         let environment = ProcessInfo.processInfo.environment
         func client(_ options: ClientOptions) -> ControlClient {
             ControlClient(
-                path: ControlPath.resolve(options.control, environment: environment, userID: getuid()),
+                path: ControlPath.resolve(options.control, environment: environment, userID: System.userID()),
                 timeout: options.timeout)
         }
         func privateDirectoryProblem(_ options: ClientOptions) -> String? {
             guard options.control == nil,
-                let directory = ControlPath.privateDirectory(environment: environment, userID: getuid())
+                let directory = ControlPath.privateDirectory(environment: environment, userID: System.userID())
             else { return nil }
             return ControlPath.checkPrivate(directory, create: false)
         }
@@ -81,17 +77,17 @@ package enum Singletond {
         }
     }
 
-    private static func writeOut(_ text: String) { write(1, text) }
-    private static func writeError(_ text: String) { write(2, text) }
+    private static func writeOut(_ text: String) { writeAll(1, text) }
+    private static func writeError(_ text: String) { writeAll(2, text) }
 
-    private static func write(_ fd: Int32, _ text: String) {
+    /// Writes all of `text` to `fd`, giving up on the first failure.
+    private static func writeAll(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
+                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+                guard let written = try? System.write(fd, rest), written > 0 else { return }
                 offset += written
             }
         }

@@ -1,8 +1,5 @@
 import GNSSProtocol
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// `singletond status | watch | survey | cancel`: a client of a running daemon's control socket.
 ///
@@ -128,7 +125,7 @@ package struct ControlClient {
         switch UnixSocket.connect(to: path) {
         case .success(let fd):
             let connection = Connection(fd: fd)
-            if let uid = UnixSocket.peerUserID(fd), !UnixSocket.isTrusted(uid) {
+            if let uid = System.peerUserID(fd), !UnixSocket.isTrusted(uid) {
                 printErr(
                     "singletond: \(path) is served by uid \(uid), neither you nor root; refusing to talk to it "
                         + "(another user may be squatting the path)")
@@ -148,14 +145,17 @@ package struct ControlClient {
     /// Sends `request`; when that fails, prints why: the daemon's refusal if it sent one before it closed (too many
     /// clients: it answers and closes without reading), else the system's reason.
     private func send(_ request: ControlRequest, on connection: Connection) -> Bool {
-        if connection.send(request.line) { return true }
-        let reason = String(cString: strerror(errno))
-        if let line = connection.readLine(), Self.className(line) == "ERROR" {
-            _ = fail(line)
-        } else {
-            printErr("singletond: cannot send the request to \(path): \(reason)")
+        do throws(Errno) {
+            try connection.send(request.line)
+            return true
+        } catch {
+            if let line = connection.readLine(), Self.className(line) == "ERROR" {
+                _ = fail(line)
+            } else {
+                printErr("singletond: cannot send the request to \(path): \(error)")
+            }
+            return false
         }
-        return false
     }
 
     private func fail(_ line: [UInt8]) -> Int32 {
@@ -194,9 +194,8 @@ package struct ControlClient {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return false }
+                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+                guard let written = try? System.write(fd, rest), written > 0 else { return false }
                 offset += written
             }
             return true
@@ -213,17 +212,17 @@ package struct ControlClient {
 
         init(fd: Int32) { self.fd = fd }
 
-        deinit { close(fd) }
+        deinit { System.close(fd) }
 
-        func send(_ bytes: [UInt8]) -> Bool { UnixSocket.writeAll(fd, bytes) }
+        /// Sends all of `bytes`; throws the first failure.
+        func send(_ bytes: [UInt8]) throws(Errno) { try UnixSocket.sendAll(fd, bytes) }
 
         /// Makes a blocked send or read give up after `limit` (`SO_SNDTIMEO`, `SO_RCVTIMEO`); `nil` waits for ever.
         func limitWaits(to limit: Duration?) {
             let microseconds = limit.map { max(1, Int($0 / .microseconds(1))) } ?? 0
-            var value = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
-            let size = socklen_t(MemoryLayout<timeval>.size)
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, size)
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, size)
+            let value = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
+            System.setTimeOption(fd, name: SO_RCVTIMEO, value)
+            System.setTimeOption(fd, name: SO_SNDTIMEO, value)
         }
 
         /// The next line without its newline; `nil` at end of stream. Lines are capped at 1 MiB.
@@ -236,13 +235,20 @@ package struct ControlClient {
                     return line
                 }
                 if ended || buffer.count > 1 << 20 { return nil }
-                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                    timedOut = true
-                    return nil
+                let count: Int
+                do throws(Errno) {
+                    count = try chunk.withUnsafeMutableBufferPointer { (bytes) throws(Errno) in
+                        try System.read(fd, into: UnsafeMutableRawBufferPointer(bytes))
+                    }
+                } catch {
+                    if error.code == EAGAIN || error.code == EWOULDBLOCK {
+                        timedOut = true
+                        return nil
+                    }
+                    ended = true
+                    continue
                 }
-                if count <= 0 {
+                if count == 0 {
                     ended = true
                     continue
                 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// Where the control socket lives when `--control` is not given.
 package enum ControlPath {
@@ -34,17 +30,23 @@ package enum ControlPath {
     /// A directory another user made first (to put a socket of their own where the daemon's would be) is refused,
     /// never used or removed.
     package static func checkPrivate(_ directory: String, create: Bool) -> String? {
-        if create, mkdir(directory, 0o700) != 0, errno != EEXIST {
-            return "cannot create \(directory): \(String(cString: strerror(errno)))"
+        if create {
+            do throws(Errno) {
+                try System.makeDirectory(directory, mode: 0o700)
+            } catch {
+                guard error.code == EEXIST else { return "cannot create \(directory): \(error)" }
+            }
         }
-        var info = stat()
-        guard lstat(directory, &info) == 0 else {
-            return create ? "cannot check \(directory): \(String(cString: strerror(errno)))" : nil
+        let info: stat
+        do throws(Errno) {
+            info = try System.linkStatus(ofPath: directory)
+        } catch {
+            return create ? "cannot check \(directory): \(error)" : nil
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             return "\(directory) is not a directory (a link or a file is there); refusing to use it"
         }
-        guard info.st_uid == geteuid() else {
+        guard info.st_uid == System.effectiveUserID() else {
             return "\(directory) belongs to uid \(info.st_uid), not to you: another user may have made it to "
                 + "squat the control socket; refusing to use it (use --control PATH or set XDG_RUNTIME_DIR)"
         }

@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import SingletonRegistry
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 extension ControlServer {
     /// Creates the socket at `path` with mode 0600 and listens on it; call ``start(handler:)`` to serve.
@@ -18,19 +15,16 @@ extension ControlServer {
         path: String, limits: ControlServerLimits = ControlServerLimits(), logger: LogWriter, clock: any Clock<Duration>
     ) throws(ControlServerError) -> ControlServer {
         func failure(_ reason: String) -> ControlServerError { ControlServerError(path: path, reason: reason) }
-        func systemFailure(_ what: String) -> ControlServerError {
-            failure("\(what): \(String(cString: strerror(errno)))")
-        }
+        func systemFailure(_ what: String, _ error: Errno) -> ControlServerError { failure("\(what): \(error)") }
 
-        var existing = stat()
-        if lstat(path, &existing) == 0 {
+        if let existing = try? System.linkStatus(ofPath: path) {
             guard existing.st_mode & S_IFMT == S_IFSOCK else {
                 throw failure("the path exists and is not a socket; remove it or choose another --control path")
             }
             switch UnixSocket.connect(to: path) {
             case .success(let fd):
-                let owner = UnixSocket.peerUserID(fd)
-                close(fd)
+                let owner = System.peerUserID(fd)
+                System.close(fd)
                 if let owner, !UnixSocket.isTrusted(owner) {
                     throw failure(
                         "a process of uid \(owner) listens on it, not this daemon's user: another user may be "
@@ -38,17 +32,19 @@ extension ControlServer {
                 }
                 throw failure("another singletond is already listening on it (stop it, or use another --control path)")
             case .failure(let error) where error.errorNumber == ECONNREFUSED:
-                guard existing.st_uid == geteuid() else {
+                guard existing.st_uid == System.effectiveUserID() else {
                     throw failure(
                         "a stale socket of uid \(existing.st_uid) is there, not this daemon's user's; it is left alone "
                             + "(its owner can remove it), or use another --control path")
                 }
-                guard unlink(path) == 0 || errno == ENOENT else {
-                    throw systemFailure("cannot remove the stale socket")
+                do throws(Errno) {
+                    try System.unlink(path)
+                } catch {
+                    guard error.code == ENOENT else { throw systemFailure("cannot remove the stale socket", error) }
                 }
                 logger.notice("replaced the stale control socket \(path) left by a daemon that is gone")
             case .failure(let error):
-                throw failure("cannot check the existing socket: \(String(cString: strerror(error.errorNumber)))")
+                throw failure("cannot check the existing socket: \(System.errorMessage(error.errorNumber))")
             }
         }
 
@@ -60,40 +56,40 @@ extension ControlServer {
         // The socket file is made 0600 right after it is bound, before `listen`: until then nobody can connect to
         // it, so the default mode of the short window grants nothing. (Narrowing the process's umask around
         // `bind` instead would narrow it for every other thread's files too.)
-        let bound = UnixSocket.withAddress(path) { address, length in Glibc.bind(fd, address, length) }
-        let bindErrno = errno
-        guard let bound else {
-            close(fd)
+        let bound: Void?
+        do throws(Errno) {
+            bound = try UnixSocket.withAddress(path) { (address, length) throws(Errno) in
+                try System.bind(fd, to: address, length: length)
+            }
+        } catch {
+            System.close(fd)
+            throw systemFailure(
+                error.code == EADDRINUSE ? "another process created it meanwhile" : "cannot bind", error)
+        }
+        guard bound != nil else {
+            System.close(fd)
             throw failure("the path is too long for a Unix socket (at most 107 bytes)")
         }
-        guard bound == 0 else {
-            close(fd)
-            errno = bindErrno
-            throw systemFailure(bindErrno == EADDRINUSE ? "another process created it meanwhile" : "cannot bind")
+        try? System.changeMode(path, 0o600)
+        let created = (try? System.status(ofPath: path)) ?? stat()
+        do throws(Errno) {
+            try System.listen(fd, backlog: 64)
+        } catch {
+            System.close(fd)
+            try? System.unlink(path)
+            throw systemFailure("cannot listen", error)
         }
-        chmod(path, 0o600)
-        var created = stat()
-        stat(path, &created)
-        guard listen(fd, 64) == 0 else {
-            let error = systemFailure("cannot listen")
-            close(fd)
-            unlink(path)
-            throw error
-        }
-        UnixSocket.setNonBlocking(fd)
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&wake) == 0 else {
-            let error = systemFailure("cannot create a pipe")
-            close(fd)
-            unlink(path)
-            throw error
-        }
-        for end in wake {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            UnixSocket.setNonBlocking(end)
+        System.setNonBlocking(fd)
+        let wake: (read: Int32, write: Int32)
+        do throws(Errno) {
+            wake = try System.nonBlockingPipe()
+        } catch {
+            System.close(fd)
+            try? System.unlink(path)
+            throw systemFailure("cannot create a pipe", error)
         }
         return ControlServer(
-            path: path, limits: limits, logger: logger, clock: clock, listenFD: fd, wakeRead: wake[0],
-            wakeWrite: wake[1], identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
+            path: path, limits: limits, logger: logger, clock: clock, listenFD: fd, wakeRead: wake.read,
+            wakeWrite: wake.write, identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
     }
 }

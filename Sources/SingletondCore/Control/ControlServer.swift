@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import SingletonRegistry
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The control socket: a Unix stream socket speaking newline-delimited JSON, one request per line.
 ///
@@ -81,8 +78,8 @@ package final class ControlServer: Sendable {
     }
 
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
+        System.close(wakeRead)
+        System.close(wakeWrite)
     }
 
     /// Starts accepting clients on a thread of its own; each request goes to `handler`.
@@ -115,7 +112,7 @@ package final class ControlServer: Sendable {
             return state.handler != nil
         }
         guard started else {
-            close(listenFD)
+            System.close(listenFD)
             removeSocketFile()
             return
         }
@@ -213,27 +210,27 @@ package final class ControlServer: Sendable {
     /// Writes the client's queue without blocking; marks the client dropped on a write error.
     func flush(_ client: inout Client) {
         guard !client.output.isEmpty else { return }
-        let written = client.output.withUnsafeBytes { buffer in
-            Glibc.send(client.fd, buffer.baseAddress!, buffer.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-        }
-        if written > 0 {
-            client.output.removeFirst(written)
-        } else if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            client.dropReason = "connection lost: \(String(cString: strerror(errno)))"
+        let fd = client.fd
+        do throws(Errno) {
+            let written = try client.output.withUnsafeBufferPointer { (buffer) throws(Errno) in
+                try System.send(fd, UnsafeRawBufferPointer(buffer), waiting: false)
+            }
+            if written > 0 { client.output.removeFirst(written) }
+        } catch {
+            guard error.code != EAGAIN, error.code != EWOULDBLOCK else { return }
+            client.dropReason = "connection lost: \(error)"
             client.output = []
         }
     }
 
     func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
+        _ = withUnsafeBytes(of: UInt8(1)) { try? System.write(wakeWrite, $0) }
     }
 
     func removeSocketFile() {
-        var current = stat()
-        guard lstat(path, &current) == 0, UInt64(current.st_dev) == identity.device,
+        guard let current = try? System.linkStatus(ofPath: path), UInt64(current.st_dev) == identity.device,
             UInt64(current.st_ino) == identity.inode
         else { return }
-        unlink(path)
+        try? System.unlink(path)
     }
 }

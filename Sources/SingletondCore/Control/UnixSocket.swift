@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
-/// The system calls around Unix-domain sockets that the control server and client share.
+/// Unix-domain socket addresses, and the socket steps that the control server, the client and the systemd
+/// notifications share, made with ``System``'s calls.
 enum UnixSocket {
     /// Why a socket call failed: the operation, the path and the system's reason.
     struct Failure: Error, CustomStringConvertible {
@@ -12,14 +9,14 @@ enum UnixSocket {
         var path: String
         var errorNumber: Int32
 
-        var description: String { "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))" }
+        var description: String { "cannot \(operation) \(path): \(System.errorMessage(errorNumber))" }
     }
 
     /// Calls `body` with `path` as a `sockaddr_un`; `nil` when the path does not fit (108 bytes on Linux).
     /// A path starting with `@` names an abstract socket (Linux), as systemd writes `$NOTIFY_SOCKET`.
-    static func withAddress<R>(
-        _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R
-    ) -> R? {
+    static func withAddress<R, E: Error>(
+        _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws(E) -> R
+    ) throws(E) -> R? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
@@ -31,40 +28,24 @@ enum UnixSocket {
             raw.copyBytes(from: bytes)
         }
         let length = MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(length)) }
+        return try withUnsafePointer(to: &address) { (pointer) throws(E) -> R in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (address) throws(E) -> R in
+                try body(address, socklen_t(length))
+            }
         }
-    }
-
-    /// The user ID of the process at the other end of connected socket `fd` (`SO_PEERCRED`), or `nil` if unknown.
-    static func peerUserID(_ fd: Int32) -> UInt32? {
-        #if canImport(Glibc)
-            // `struct ucred` (pid, uid, gid), which Glibc's module map leaves out without _GNU_SOURCE.
-            var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-            var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, length == 12 else { return nil }
-            return credentials.uid
-        #else
-            var uid = uid_t()
-            var gid = gid_t()
-            return getpeereid(fd, &uid, &gid) == 0 ? uid : nil
-        #endif
     }
 
     /// Whether a peer of user `uid` may talk to this process: the same user, or root.
     static func isTrusted(_ uid: UInt32) -> Bool {
-        uid == geteuid() || uid == 0
+        uid == System.effectiveUserID() || uid == 0
     }
 
     /// A new socket of `type` with close-on-exec, or the error number.
     static func make(_ type: Int32) -> Result<Int32, Failure> {
-        #if canImport(Glibc)
-            let fd = socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #else
-            let fd = socket(AF_UNIX, type, 0)
-        #endif
-        return fd >= 0
-            ? .success(fd) : .failure(Failure(operation: "create a socket for", path: "", errorNumber: errno))
+        Result { () throws(Errno) in
+            try System.socket(family: AF_UNIX, type: type | Int32(SOCK_CLOEXEC.rawValue), protocol: 0)
+        }
+        .mapError { Failure(operation: "create a socket for", path: "", errorNumber: $0.code) }
     }
 
     /// Connects a new stream socket to `path`.
@@ -74,43 +55,34 @@ enum UnixSocket {
         case .success(let made): fd = made
         case .failure(let failure): return .failure(failure)
         }
-        let result = withAddress(path) { address, length -> Int32 in
-            while true {
-                let rc = Glibc.connect(fd, address, length)
-                if rc == 0 { return 0 }
-                if errno != EINTR { return errno }
+        do throws(Errno) {
+            let connected: Void? = try withAddress(path) { (address, length) throws(Errno) in
+                try System.connect(fd, to: address, length: length)
             }
-        }
-        guard let result else {
-            close(fd)
-            return .failure(Failure(operation: "connect to", path: path, errorNumber: ENAMETOOLONG))
-        }
-        guard result == 0 else {
-            close(fd)
-            return .failure(Failure(operation: "connect to", path: path, errorNumber: result))
+            guard connected != nil else {
+                System.close(fd)
+                return .failure(Failure(operation: "connect to", path: path, errorNumber: ENAMETOOLONG))
+            }
+        } catch {
+            System.close(fd)
+            return .failure(Failure(operation: "connect to", path: path, errorNumber: error.code))
         }
         return .success(fd)
     }
 
-    /// Makes `fd` non-blocking.
-    static func setNonBlocking(_ fd: Int32) {
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-    }
-
-    /// Writes all of `bytes` to a blocking descriptor; `false` on error.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
+    /// Sends all of `bytes` on a blocking socket; throws the first failure.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        try bytes.withUnsafeBufferPointer { (elements) throws(Errno) in
+            let buffer = UnsafeRawBufferPointer(elements)
             var offset = 0
             while offset < buffer.count {
-                let written = send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
+                offset += try System.send(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
             }
-            return true
         }
+    }
+
+    /// Sends all of `bytes` on a blocking socket; `false` on error.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        (try? sendAll(fd, bytes)) != nil
     }
 }

@@ -1,10 +1,5 @@
 import GNSSProtocol
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// `singletond decode [FILE|-]`: NMEA 0183 in, gpsd-style JSON lines out (TPV per fix cycle, SKY per view).
 ///
@@ -68,14 +63,14 @@ package enum DecodeCommand {
         if input == "-" {
             fd = 0
         } else {
-            fd = open(input, O_RDONLY)
-            if fd < 0 {
-                let reason = String(cString: strerror(errno))
-                writeAll(2, Array("singletond decode: cannot open '\(input)': \(reason)\n".utf8))
+            do throws(Errno) {
+                fd = try System.open(input, O_RDONLY)
+            } catch {
+                writeAll(2, Array("singletond decode: cannot open '\(input)': \(error)\n".utf8))
                 return 1
             }
         }
-        defer { if fd > 0 { close(fd) } }
+        defer { if fd > 0 { System.close(fd) } }
         let name = input == "-" ? "stdin" : input
         return decode(fd: fd, name: name, device: device ?? name)
     }
@@ -93,7 +88,7 @@ package enum DecodeCommand {
         output.reserveCapacity(flushAt + 16_384)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var failed = false
-        var writeFailed = false
+        var writeFailure: Errno?
 
         let emit: (NMEAEvent) -> Void = { event in
             switch event {
@@ -102,11 +97,13 @@ package enum DecodeCommand {
             }
         }
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunkSize) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                writeAll(2, Array("singletond decode: cannot read '\(name)': \(reason)\n".utf8))
+            let count: Int
+            do throws(Errno) {
+                count = try chunk.withUnsafeMutableBufferPointer { (bytes) throws(Errno) in
+                    try System.read(fd, into: UnsafeMutableRawBufferPointer(bytes))
+                }
+            } catch {
+                writeAll(2, Array("singletond decode: cannot read '\(name)': \(error)\n".utf8))
                 failed = true
                 break
             }
@@ -115,20 +112,17 @@ package enum DecodeCommand {
                 decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), emit: emit)
             }
             if output.count >= flushAt {
-                if !writeAll(1, output) {
-                    writeFailed = true
-                    break
-                }
+                writeFailure = writeAll(1, output)
+                if writeFailure != nil { break }
                 output.removeAll(keepingCapacity: true)
             }
         }
-        if !failed && !writeFailed {
+        if !failed && writeFailure == nil {
             decoder.finish(emit: emit)
-            if !writeAll(1, output) { writeFailed = true }
+            writeFailure = writeAll(1, output)
         }
-        if writeFailed {
-            let reason = String(cString: strerror(errno))
-            writeAll(2, Array("singletond decode: cannot write output: \(reason)\n".utf8))
+        if let writeFailure {
+            writeAll(2, Array("singletond decode: cannot write output: \(writeFailure)\n".utf8))
         }
         let s = decoder.statistics
         let summary =
@@ -137,23 +131,22 @@ package enum DecodeCommand {
             + "malformed \(s.malformed), truncated \(s.truncated), noise bytes \(s.noiseBytes), "
             + "fixes \(s.fixes), sky \(s.skyViews)\n"
         writeAll(2, Array(summary.utf8))
-        return failed || writeFailed ? 1 : 0
+        return failed || writeFailure != nil ? 1 : 0
     }
 
-    /// Writes all of `bytes` to `fd`, retrying short writes; `false` on error.
+    /// Writes all of `bytes` to `fd`, retrying short writes; the failure, or `nil` when all went out.
     @discardableResult
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Errno? {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
+                do throws(Errno) {
+                    offset += try System.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                } catch {
+                    return error
                 }
-                offset += n
             }
-            return true
+            return nil
         }
     }
 }

@@ -1,8 +1,5 @@
 import GNSSProtocol
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// The NMEA track built into the daemon: five minutes of a walk around the pond in Amsterdam's Vondelpark,
 /// generated in code, so that `singletond` with no arguments shows fixes at once with nothing installed.

@@ -1,11 +1,5 @@
 import GNSSProtocol
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line.
 ///
 /// A line is `2026-11-22T02:14:47.123Z info: message` on a terminal or file, and `<6>message` when standard error
@@ -29,8 +23,7 @@ package final class LogWriter: Sendable {
         guard let stream = environment["JOURNAL_STREAM"] else { return false }
         let parts = stream.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return false }
+        guard let info = try? System.status(of: fd) else { return false }
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
@@ -57,9 +50,8 @@ package final class LogWriter: Sendable {
         line.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
+                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+                guard let written = try? System.write(fd, rest), written > 0 else { return }
                 offset += written
             }
         }
@@ -79,8 +71,6 @@ package final class LogWriter: Sendable {
     package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
     private static func now() -> GNSSTime {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return GNSSTime(millisecondsSince1970: Int64(ts.tv_sec) * 1_000 + Int64(ts.tv_nsec) / 1_000_000)
+        GNSSTime(millisecondsSince1970: System.wallClockMilliseconds())
     }
 }

@@ -1,12 +1,7 @@
 import Dispatch
+import Glibc
 import SingletonRegistry
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Where the daemon writes its TPV lines: standard output or a file, one `write(2)` per line.
 ///
@@ -59,25 +54,31 @@ package final class FixOutput: Sendable {
         // A FIFO opened for writing blocks until a reader comes, before the daemon can log or take a signal. Opened
         // for reading too, it never blocks: lines wait in the pipe for a reader, and then in the queue (at most
         // ``maximumPendingBytes``, later ones dropped and counted) while the pipe is full.
-        var target = stat()
-        let isFIFO = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFIFO
+        func failure(_ error: Errno) -> OutputError { OutputError(path: path, reason: "\(error)") }
+        let isFIFO = (try? System.status(ofPath: path)).map { $0.st_mode & S_IFMT == S_IFIFO } ?? false
         let flags = isFIFO ? O_RDWR | O_CLOEXEC : O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
-        var fd = Glibc.open(path, flags | O_NOFOLLOW, 0o640)
-        if fd < 0, errno == ELOOP {
-            var link = stat()
-            guard lstat(path, &link) == 0 else {
-                throw OutputError(path: path, reason: String(cString: strerror(errno)))
-            }
-            guard link.st_uid == geteuid() || link.st_uid == 0 else {
-                throw OutputError(
-                    path: path,
-                    reason: "it is a symbolic link owned by uid \(link.st_uid), neither this daemon's user nor root; "
-                        + "refusing to follow it")
-            }
-            fd = Glibc.open(path, flags, 0o640)
+        do throws(Errno) {
+            return try System.open(path, flags | O_NOFOLLOW, mode: 0o640)
+        } catch {
+            guard error.code == ELOOP else { throw failure(error) }
         }
-        guard fd >= 0 else { throw OutputError(path: path, reason: String(cString: strerror(errno))) }
-        return fd
+        let link: stat
+        do throws(Errno) {
+            link = try System.linkStatus(ofPath: path)
+        } catch {
+            throw failure(error)
+        }
+        guard link.st_uid == System.effectiveUserID() || link.st_uid == 0 else {
+            throw OutputError(
+                path: path,
+                reason: "it is a symbolic link owned by uid \(link.st_uid), neither this daemon's user nor root; "
+                    + "refusing to follow it")
+        }
+        do throws(Errno) {
+            return try System.open(path, flags, mode: 0o640)
+        } catch {
+            throw failure(error)
+        }
     }
 
     /// Queues `line` (which ends with a newline) for writing; drops it if too much is waiting.
@@ -101,13 +102,12 @@ package final class FixOutput: Sendable {
         line.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
+                do throws(Errno) {
+                    offset += try System.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                } catch {
+                    failure = error.code
                     return
                 }
-                offset += written
             }
         }
         let now = timeline.now
@@ -130,7 +130,7 @@ package final class FixOutput: Sendable {
                     defer { state.fd = newFD }
                     return state.fd
                 }
-                Glibc.close(oldFD)
+                System.close(oldFD)
                 self.logger.info("reopened output \(self.path)")
             } catch {
                 self.logger.error("cannot reopen output: \(error); still writing to the old file")
@@ -153,6 +153,6 @@ package final class FixOutput: Sendable {
             defer { state.fd = -1 }
             return state.fd
         }
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { System.close(fd) }
     }
 }

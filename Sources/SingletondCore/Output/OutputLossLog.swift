@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What ``FixOutput`` says about TPV lines it could not write, so that a broken output costs a few log lines, not one
 /// per fix.
 ///
@@ -64,6 +58,6 @@ struct OutputLossLog {
     }
 
     private static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        System.errorMessage(code)
     }
 }

@@ -1,9 +1,5 @@
 import SingletonRegistry
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The last part to start: the control socket begins answering, systemd hears that the daemon is ready, and the
 /// watchdog pings begin. The first to stop: no new client is accepted during the shutdown.
 package final class ControlServingService: SingletondService {
@@ -34,7 +30,7 @@ package final class ControlServingService: SingletondService {
         notify.ready(status: await StatusReport.take(source: responder.source, clients: (0, 0)).summary)
         logger.info(readyLine)
         let notify = notify
-        if let interval = Watchdog.interval(environment: environment, processID: getpid()) {
+        if let interval = Watchdog.interval(environment: environment, processID: System.processID()) {
             logger.debug("watchdog: pinging systemd every \(interval)")
             watchdog.withLock {
                 $0 = Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }

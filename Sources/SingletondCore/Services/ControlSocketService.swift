@@ -1,9 +1,5 @@
 import SingletonRegistry
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The control socket, bound (in its private directory, when it is the default one) but not yet serving; closed,
 /// with its clients, after the registry's managers have ended, so that a cancelled survey still sends its partial
 /// result.
@@ -16,7 +12,7 @@ package final class ControlSocketService: SingletondService {
     private let bound = SanitizerVisibleMutex<ControlServer?>(nil)
 
     package init(option: String?, environment: [String: String], logger: LogWriter) {
-        path = ControlPath.resolve(option, environment: environment, userID: getuid())
+        path = ControlPath.resolve(option, environment: environment, userID: System.userID())
         isDefaultPath = option == nil
         self.environment = environment
         self.logger = logger
@@ -29,7 +25,8 @@ package final class ControlSocketService: SingletondService {
     }
 
     package func start() async throws(SingletondStartError) {
-        if isDefaultPath, let directory = ControlPath.privateDirectory(environment: environment, userID: getuid()),
+        if isDefaultPath,
+            let directory = ControlPath.privateDirectory(environment: environment, userID: System.userID()),
             let problem = ControlPath.checkPrivate(directory, create: true)
         {
             throw SingletondStartError("control socket: \(problem)")

@@ -1,10 +1,7 @@
 import Dispatch
+import Glibc
 import SingletonRegistry
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Turns SIGTERM, SIGINT and SIGHUP into events, with Dispatch signal sources rather than signal handlers.
 ///
@@ -34,10 +31,7 @@ package final class SignalHandler: Sendable {
     /// the one reading, so the signal is lost. Blocked, a signal that arrives before the sources exist waits for
     /// them instead of killing the process.
     package static func blockSignals() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signo in handled { sigaddset(&set, signo) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+        System.blockSignals(handled)
     }
 
     /// Installs the sources.
@@ -45,7 +39,7 @@ package final class SignalHandler: Sendable {
         let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
         self.terminations = terminations
         let queue = DispatchQueue(label: "singletond.signals")
-        signal(SIGPIPE, SIG_IGN)
+        System.ignoreSignal(SIGPIPE)
         sources.withLock { sources in
             for signo in Self.handled {
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)
@@ -54,7 +48,7 @@ package final class SignalHandler: Sendable {
                 } else {
                     source.setEventHandler {
                         let n = self.terminationCount.wrappingAdd(1, ordering: .relaxed).newValue
-                        if n > 1 { _exit(128 + signo) }
+                        if n > 1 { System.exitImmediately(128 + signo) }
                         terminated.yield(signo)
                         terminated.finish()
                     }

@@ -1,8 +1,5 @@
 import GNSSProtocol
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Averages fixes into a surveyed position: the pure arithmetic of a survey-in, with no clock and no isolation.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Speaks systemd's sd_notify protocol without libsystemd: one datagram per message to `$NOTIFY_SOCKET`.
 ///
@@ -25,7 +23,7 @@ package final class SDNotify: Sendable {
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { System.close(fd) }
     }
 
     /// Whether messages are sent at all.
@@ -36,9 +34,9 @@ package final class SDNotify: Sendable {
     package func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
         let bytes = Array(message.utf8)
-        let sent = UnixSocket.withAddress(socketPath) { address, length in
-            bytes.withUnsafeBytes { buffer in
-                sendto(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), address, length)
+        let sent = try? UnixSocket.withAddress(socketPath) { (address, length) throws(Errno) in
+            try bytes.withUnsafeBufferPointer { (buffer) throws(Errno) in
+                try System.send(fd, UnsafeRawBufferPointer(buffer), to: address, length: length)
             }
         }
         return sent == bytes.count

@@ -1,0 +1,119 @@
+import SingletonRegistry
+
+/// Dispatching and reaping on the poll thread: the complete request lines of idle clients go to the handler, one
+/// at a time per client; clients that are done or dropped are closed, and their drops and the refused clients are
+/// logged without flooding the log.
+extension ControlServer {
+    /// Parses waiting requests of idle clients and starts their handlers; closes clients that are done or dropped.
+    func dispatchAndReap() {
+        var requests: [(Int, ControlRequest)] = []
+        var closed: [(id: Int, fd: Int32, reason: String)] = []
+        var dropLines: [Int: String] = [:]
+        let now = timeline.now
+        var refused = 0
+        var emptied: [CheckedContinuation<Void, Never>] = []
+        var abandoned: [Task<Void, Never>] = []
+        let handler = state.withLock { state -> Handler? in
+            for id in Array(state.clients.keys) {
+                var client = state.clients[id]!
+                defer { state.clients[id] = client }
+                if client.isGone, let request = client.request {
+                    abandoned.append(request)
+                    client.request = nil
+                }
+                // A client whose replies back up gets no new request served until it reads them: its requests wait
+                // in its input, then in the kernel, and its writes block. It is never dropped for pipelining; only
+                // a watcher that does not read is.
+                while !state.stopping, client.dropReason == nil, !client.busy,
+                    client.output.count < limits.maximumQueuedBytes / 2,
+                    let newline = client.input.firstIndex(of: 0x0A)
+                {
+                    var line = client.input[..<newline]
+                    client.input.removeSubrange(...newline)
+                    if line.last == 0x0D { line = line.dropLast() }
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                    if line.count > limits.maximumLineBytes {
+                        client.output.append(
+                            contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
+                        continue
+                    }
+                    do {
+                        let request = try ControlRequest.parse(line)
+                        client.busy = true
+                        requests.append((id, request))
+                    } catch {
+                        client.output.append(contentsOf: JSONObjectWriter.error("\(error)"))
+                    }
+                }
+                flush(&client)
+                let finished =
+                    client.endOfInput && !client.busy && client.output.isEmpty
+                    && !client.input.contains(0x0A)
+                if let reason = client.dropReason ?? (finished ? "" : nil) {
+                    closed.append((id, client.fd, reason))
+                }
+            }
+            for (id, _, _) in closed { state.clients[id] = nil }
+            if state.clients.isEmpty { swap(&emptied, &state.emptyWaiters) }
+            for (id, _, reason) in closed where !reason.isEmpty {
+                dropLines[id] = Self.dropLine(
+                    id: id, reason: reason, verdict: state.drops.occurrence(of: reason, at: now))
+            }
+            if state.refusedSinceLog > 0, state.clients.count < limits.maximumClients {
+                refused = state.refusedSinceLog
+                state.refusedSinceLog = 0
+            }
+            return state.handler
+        }
+        reportRefusals(refused)
+        for request in abandoned { request.cancel() }
+        for waiter in emptied { waiter.resume() }
+        for (id, fd, reason) in closed {
+            System.close(fd)
+            if reason.isEmpty {
+                logger.debug("control: client \(id) left")
+            } else if let line = dropLines[id] {
+                logger.notice(line)
+            }
+        }
+        guard let handler else { return }
+        for (id, request) in requests {
+            let connection = ControlConnection(id: id, server: self)
+            logger.debug("control: client \(id) asks \(request)")
+            let task = Task {
+                await handler(request, connection)
+                self.requestFinished(id)
+            }
+            let gone = state.withLock { state -> Bool in
+                guard state.clients[id]?.busy == true else { return false }
+                state.clients[id]!.request = task
+                return state.clients[id]!.isGone
+            }
+            if gone { task.cancel() }
+        }
+    }
+
+    /// The line to log for client `id` dropped for `reason`: the first drop for a reason, then a count at most
+    /// once a minute; `nil` for a drop only counted.
+    static func dropLine(id: Int, reason: String, verdict: RepeatLimiter<String>.Verdict?) -> String? {
+        switch verdict {
+        case .first: "control: dropped client \(id): \(reason)"
+        case .summary(let count): "control: dropped \(count) more clients: \(reason)"
+        case nil: nil
+        }
+    }
+
+    func reportRefusals(_ count: Int) {
+        guard count > 0 else { return }
+        logger.notice(
+            "control: refused \(count) client(s) while \(limits.maximumClients) were connected; taking new ones again")
+    }
+
+    func requestFinished(_ id: Int) {
+        state.withLock { state in
+            state.clients[id]?.busy = false
+            state.clients[id]?.request = nil
+        }
+        wake()
+    }
+}

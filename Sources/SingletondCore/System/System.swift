@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    #error("singletond supports Linux (Glibc) only: port System.swift first")
+#endif
+
+/// Every system call of the daemon, in one place: descriptors, files, sockets, the process and its signals, and
+/// the wall clock.
+///
+/// The rest of the module calls these and never Glibc's functions directly (it still takes Glibc's types and
+/// constants); porting the daemon to another platform starts, and should end, here. A call interrupted by a signal
+/// (`EINTR`) is made again, except `close(2)`, which Linux must not repeat, and `pause(2)`, which exists to be
+/// interrupted. A failure throws ``Errno``.
+enum System {
+    // MARK: Descriptors
+
+    /// `open(2)`; `mode` applies when `flags` create the file.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(Errno) -> Int32 {
+        try retrying { Glibc.open(path, flags, mode) }
+    }
+
+    /// `close(2)`, once, ignoring its result: the descriptor is gone either way.
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// `read(2)` into `buffer`; 0 at the end of the input.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// `write(2)` of `bytes`; returns how many the kernel took.
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retrying { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    /// `poll(2)` on `descriptors`, for at most `timeout` milliseconds (-1: no limit); returns how many are ready.
+    static func poll(_ descriptors: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+        let count = nfds_t(descriptors.count)
+        return try descriptors.withUnsafeMutableBufferPointer { (fds) throws(Errno) -> Int in
+            Int(try retrying { Glibc.poll(fds.baseAddress, count, timeout) })
+        }
+    }
+
+    /// `fstat(2)`.
+    static func status(of fd: Int32) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retrying { fstat(fd, &info) }
+        return info
+    }
+
+    /// `pipe(2)`, both ends non-blocking and closed on `exec`.
+    static func nonBlockingPipe() throws(Errno) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw Errno(code: errno) }
+        for fd in ends {
+            setCloseOnExec(fd)
+            setNonBlocking(fd)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Makes `fd` non-blocking (`fcntl(2)`, `F_SETFL` with `O_NONBLOCK`), ignoring failure, as every caller did.
+    static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Closes `fd` on `exec` (`fcntl(2)`, `F_SETFD` with `FD_CLOEXEC`), ignoring failure.
+    static func setCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// Whether `fd` is a terminal (`isatty(3)`).
+    static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+
+    // MARK: Files
+
+    /// `stat(2)`: what `path` leads to, following a symbolic link.
+    static func status(ofPath path: String) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retrying { stat(path, &info) }
+        return info
+    }
+
+    /// `lstat(2)`: `path` itself, a symbolic link not followed.
+    static func linkStatus(ofPath path: String) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retrying { lstat(path, &info) }
+        return info
+    }
+
+    /// `mkdir(2)`.
+    static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
+        _ = try retrying { mkdir(path, mode) }
+    }
+
+    /// `chmod(2)`.
+    static func changeMode(_ path: String, _ mode: mode_t) throws(Errno) {
+        _ = try retrying { chmod(path, mode) }
+    }
+
+    /// `unlink(2)`.
+    static func unlink(_ path: String) throws(Errno) {
+        _ = try retrying { Glibc.unlink(path) }
+    }
+
+    // MARK: Sockets
+
+    /// `socket(2)`.
+    static func socket(family: Int32, type: Int32, protocol: Int32) throws(Errno) -> Int32 {
+        try retrying { Glibc.socket(family, type, `protocol`) }
+    }
+
+    /// `bind(2)` to `address`.
+    static func bind(_ fd: Int32, to address: UnsafePointer<sockaddr>, length: socklen_t) throws(Errno) {
+        _ = try retrying { Glibc.bind(fd, address, length) }
+    }
+
+    /// `listen(2)` with room for `backlog` connections waiting to be accepted.
+    static func listen(_ fd: Int32, backlog: Int32) throws(Errno) {
+        _ = try retrying { Glibc.listen(fd, backlog) }
+    }
+
+    /// `accept(2)`; a non-blocking socket with nobody waiting throws `EAGAIN`.
+    static func accept(_ fd: Int32) throws(Errno) -> Int32 {
+        try retrying { Glibc.accept(fd, nil, nil) }
+    }
+
+    /// `connect(2)` of a blocking Unix-domain socket to `address`. Made again when interrupted: Linux leaves such a
+    /// socket unconnected when a signal ends the wait for the listener's backlog.
+    static func connect(_ fd: Int32, to address: UnsafePointer<sockaddr>, length: socklen_t) throws(Errno) {
+        _ = try retrying { Glibc.connect(fd, address, length) }
+    }
+
+    /// `send(2)` of `bytes` with `MSG_NOSIGNAL` (a closed peer is `EPIPE`, never SIGPIPE), and with `MSG_DONTWAIT`
+    /// unless `waiting`; returns how many the kernel took.
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, waiting: Bool = true) throws(Errno) -> Int {
+        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+        return try retrying { Glibc.send(fd, bytes.baseAddress, bytes.count, flags) }
+    }
+
+    /// `sendto(2)` of the datagram `bytes` to `address`, with `MSG_NOSIGNAL`; returns how many bytes went out.
+    static func send(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, to address: UnsafePointer<sockaddr>, length: socklen_t
+    ) throws(Errno) -> Int {
+        try retrying { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length) }
+    }
+
+    /// `setsockopt(2)` of a time option (`SO_RCVTIMEO`, `SO_SNDTIMEO`), ignoring failure: a socket without the
+    /// limit still works, only waits longer.
+    static func setTimeOption(_ fd: Int32, name: Int32, _ value: timeval) {
+        var value = value
+        _ = setsockopt(fd, SOL_SOCKET, name, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// The user ID of the process at the other end of the connected Unix socket `fd` (`getsockopt(2)`,
+    /// `SO_PEERCRED`), or `nil` when the kernel does not say.
+    static func peerUserID(_ fd: Int32) -> UInt32? {
+        // `struct ucred` (pid, uid, gid), which Glibc's module map leaves out without _GNU_SOURCE.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, length == 12 else { return nil }
+        return credentials.uid
+    }
+
+    // MARK: The process
+
+    /// The real user ID (`getuid(2)`).
+    static func userID() -> UInt32 {
+        getuid()
+    }
+
+    /// The effective user ID (`geteuid(2)`): whose rights the process has.
+    static func effectiveUserID() -> UInt32 {
+        geteuid()
+    }
+
+    /// The process ID (`getpid(2)`).
+    static func processID() -> Int32 {
+        getpid()
+    }
+
+    /// Blocks `signals` in the calling thread (`pthread_sigmask(3)`, `SIG_BLOCK`); threads it starts afterwards
+    /// inherit the block.
+    static func blockSignals(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signo in signals { sigaddset(&set, signo) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Ignores `signo` in the whole process (`signal(2)` with `SIG_IGN`).
+    static func ignoreSignal(_ signo: Int32) {
+        _ = signal(signo, SIG_IGN)
+    }
+
+    /// `pause(2)`: sleeps until a signal is handled; the caller sleeps again in a loop.
+    static func pause() {
+        _ = Glibc.pause()
+    }
+
+    /// `exit(3)`: ends the process with `status` after the `atexit` handlers and flushing C's streams.
+    static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// `_exit(2)`: ends the process with `status` at once, running nothing: for when a shutdown hangs.
+    static func exitImmediately(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
+    // MARK: Text and time
+
+    /// The system's text for an `errno` value (`strerror_r`); `Unknown error N`, as `strerror` says, for a value
+    /// it does not know.
+    static func errorMessage(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "Unknown error \(code)" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The wall clock (`CLOCK_REALTIME`) in milliseconds since 1970: for timestamps, never for a decision.
+    static func wallClockMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
+    /// Runs `call` until it is not interrupted; throws `errno` when it returns -1.
+    private static func retrying<Value: BinaryInteger>(_ call: () -> Value) throws(Errno) -> Value {
+        while true {
+            let result = call()
+            if result != -1 { return result }
+            let code = errno
+            if code != EINTR { throw Errno(code: code) }
+        }
+    }
+}
