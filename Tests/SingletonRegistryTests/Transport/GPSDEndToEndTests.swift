@@ -28,7 +28,52 @@ import Testing
         try await transportAndDecoderSeeWhatGpspipeSees(log: .skytraq)
     }
 
+    /// What one replay of a log showed: our side's stream and decoder, and what gpspipe wrote.
+    struct Replay {
+        var end: ByteReaderEnd?
+        var logEnded = false
+        var decoder = GPSDStreamDecoder()
+        var messages: [GPSDMessage] = []
+        var ours: [Fix] = []
+        var theirs: [Fix] = []
+        var gpspipeStatus: ProcessExit?
+        var gpsfakeSaid = ""
+
+        /// gpsd itself delivered nothing: no fix to us, none to its own client, and gpsfake gave up waiting for it
+        /// to read the device ("Test timed out"). gpsd 3.22 under gpsfake does this now and then on a loaded
+        /// machine (twice in 40 stress runs), whatever the client does; it is not a finding about the client.
+        var gpsdStayedSilent: Bool {
+            ours.isEmpty && theirs.isEmpty && gpsfakeSaid.contains("Test timed out")
+        }
+    }
+
     func transportAndDecoderSeeWhatGpspipeSees(log: Log) async throws {
+        var replay = try await replay(log)
+        if replay.gpsdStayedSilent {
+            // One more replay with a fresh gpsfake; a second silence fails below.
+            print("GPSDEndToEndTests: gpsd under gpsfake delivered nothing of \(log); replaying once more")
+            replay = try await self.replay(log)
+        }
+        #expect(replay.end == .endOfFile)
+        #expect(
+            replay.logEnded,
+            "gpsd reports the end of the log as DEVICE with \"activated\":0; gpsfake said: \(replay.gpsfakeSaid)")
+        #expect(replay.decoder.version?.protocolMajor == 3)
+        #expect(replay.decoder.invalidLineCount == 0)
+        #expect(replay.decoder.droppedLineCount == 0)
+        #expect(replay.messages.first?.className == "VERSION")
+        #expect(replay.messages.contains(.error(message: "Unrecognized request '?FOO;\n'")))
+        #expect(replay.messages.contains { if case .devices = $0 { true } else { false } })
+        #expect(replay.ours.filter { $0.mode == .threeD && $0.latitude != nil }.count >= 5)
+        #expect(replay.gpspipeStatus == .exited(0))
+        // gpspipe joined after us, so it saw the tail of the same broadcast.
+        #expect(replay.theirs.count >= 3)
+        #expect(replay.ours.count >= replay.theirs.count)
+        #expect(Array(replay.ours.suffix(replay.theirs.count)) == replay.theirs)
+    }
+
+    /// Replays `log` through gpsfake once, reading it with our transport and decoder and with gpspipe.
+    func replay(_ log: Log) async throws -> Replay {
         let gpsfake = try GPSDTools.find("gpsfake")
         let gpspipe = try GPSDTools.find("gpspipe")
         let logPath = try GPSDTools.logPath(log)
@@ -37,29 +82,24 @@ import Testing
         // -p: gpsfake watches the session itself, so after one pass (-1) it sees the device go, stops its gpsd and
         // exits; gpsd closing the connections ends our stream and gpspipe. 100 ms a sentence makes a pass last 9 s or
         // more, so a gpspipe started late on a loaded machine still sees enough of it. -n: gpsd opens the device as
-        // soon as gpsfake adds it; without it, a WATCH that reached gpsd before the device was added left the device
-        // unopened, and gpsd silent until gpsfake gave up (once in 20 stress runs).
+        // soon as gpsfake adds it, whoever watches.
         let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-n", "-q", "-c", "0.1", logPath])
         let (fake, port) = (started.process, started.port)
         defer { fake.terminate() }
         let channel = try await GPSDTools.connect(port: port, while: fake)
 
-        var decoder = GPSDStreamDecoder()
-        var ours: [Fix] = []
-        var messages: [GPSDMessage] = []
+        var replay = Replay()
         let pipeOutput = TemporaryDirectory.uniquePath("gpspipe.json")
         defer { unlink(pipeOutput) }
         var pipe: ChildProcess?
         defer { pipe?.terminate() }
-        var logEnded = false
-        var end: ByteReaderEnd?
         for await event in ByteReader(channel: channel).events() {
             guard case .data(let chunk) = event else {
-                if case .finished(let why) = event { end = why }
+                if case .finished(let why) = event { replay.end = why }
                 break
             }
-            for case .message(let message) in try decoder.receive(chunk) {
-                messages.append(message)
+            for case .message(let message) in try replay.decoder.receive(chunk) {
+                replay.messages.append(message)
                 switch message {
                 case .version: try channel.write(Array("?FOO;\n".utf8))
                 case .error: try channel.write(GPSDRequest.enableWatch)
@@ -67,38 +107,23 @@ import Testing
                     // Our stream is running: start gpsd's own client on the same session.
                     pipe = try ChildProcess(
                         gpspipe, ["-w", "-o", pipeOutput, "--seconds", "60", "127.0.0.1:\(port)"])
-                case .tpv(let fix): ours.append(fix)
-                case .device(let device) where device.activation == .inactive: logEnded = true
+                case .tpv(let fix): replay.ours.append(fix)
+                case .device(let device) where device.activation == .inactive: replay.logEnded = true
                 default: break
                 }
             }
         }
-        #expect(end == .endOfFile)
-        #expect(
-            logEnded,
-            "gpsd reports the end of the log as DEVICE with \"activated\":0; gpsfake said: \(fake.errorOutput)")
-        #expect(decoder.version?.protocolMajor == 3)
-        #expect(decoder.invalidLineCount == 0)
-        #expect(decoder.droppedLineCount == 0)
-        #expect(messages.first?.className == "VERSION")
-        #expect(messages.contains(.error(message: "Unrecognized request '?FOO;\n'")))
-        #expect(messages.contains { if case .devices = $0 { true } else { false } })
-        #expect(ours.filter { $0.mode == .threeD && $0.latitude != nil }.count >= 5)
-
-        let gpspipeProcess = try #require(pipe)
-        #expect(await gpspipeProcess.wait() == .exited(0))
+        if let pipe { replay.gpspipeStatus = await pipe.wait() }
         _ = await fake.wait()
+        replay.gpsfakeSaid = fake.errorOutput
         // gpsd ends lines with CR LF, which Swift's String treats as one Character: split bytes with the framer.
         var framer = GPSDLineFramer()
-        let theirs = framer.append(Array(try String(contentsOfFile: pipeOutput, encoding: .utf8).utf8)).compactMap {
-            output -> Fix? in
+        let written = (try? String(contentsOfFile: pipeOutput, encoding: .utf8)) ?? ""
+        replay.theirs = framer.append(Array(written.utf8)).compactMap { output -> Fix? in
             guard case .line(let line) = output, case .tpv(let fix) = try? GPSDMessage(line: line) else { return nil }
             return fix
         }
-        // gpspipe joined after us, so it saw the tail of the same broadcast.
-        #expect(theirs.count >= 3)
-        #expect(ours.count >= theirs.count)
-        #expect(Array(ours.suffix(theirs.count)) == theirs)
+        return replay
     }
 }
 
