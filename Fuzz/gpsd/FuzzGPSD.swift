@@ -3,7 +3,8 @@
 import GNSSProtocol
 
 /// Feeds the input to a gpsd stream decoder whole and in two chunks split at a point the input chooses, traps if
-/// the two disagree, and parses the input as one JSON document (which must fail or succeed, never crash).
+/// the two disagree, parses the input as one JSON document (which must fail or succeed, never crash), and traps if
+/// the one-pass reader of TPV and SKY lines and the general reader decode the input as a line differently.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGPSD(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -26,5 +27,8 @@ public func fuzzGPSD(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition((whole == nil) == (parts == nil), "chunking changed whether the banner was accepted")
     if let whole, let parts { precondition(whole == parts, "chunking changed the events") }
     _ = try? JSONValue(parsing: bytes)
+    let onePass = Result { () throws(GPSDDecodingError) in try GPSDMessage(line: bytes) }
+    let general = Result { () throws(GPSDDecodingError) in try GPSDMessage(decodingWithGeneralReader: bytes) }
+    precondition(onePass == general, "the one-pass reader and the general reader disagree")
     return 0
 }

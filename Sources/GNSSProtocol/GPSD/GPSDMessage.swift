@@ -24,7 +24,30 @@ public enum GPSDMessage: Sendable, Hashable {
     ///
     /// Unknown members are ignored; required members missing, members of the wrong type and values out of range
     /// throw a ``GPSDDecodingError`` that names the class and the member.
+    ///
+    /// TPV and SKY lines as gpsd writes them are decoded in one pass over the bytes; any other line, and any line
+    /// that pass cannot vouch for, is read with the general JSON reader, which gives the same result.
     public init(line: some Collection<UInt8>) throws(GPSDDecodingError) {
+        if let message = line.withContiguousStorageIfAvailable(GPSDReportReader.message) ?? nil {
+            self = message
+            return
+        }
+        try self.init(decodingWithGeneralReader: line)
+    }
+
+    /// Decodes one line given as text.
+    public init(line: String) throws(GPSDDecodingError) {
+        var text = line
+        if let message = text.withUTF8(GPSDReportReader.message) {
+            self = message
+            return
+        }
+        try self.init(decodingWithGeneralReader: Array(line.utf8))
+    }
+
+    /// Decodes one line with the general JSON reader only: a `JSONValue` tree, then members looked up by name. The
+    /// reference the one-pass reader of TPV and SKY lines is checked against.
+    package init(decodingWithGeneralReader line: some Collection<UInt8>) throws(GPSDDecodingError) {
         let json: JSONValue
         do {
             json = try JSONValue(parsing: line)
@@ -53,11 +76,6 @@ public enum GPSDMessage: Sendable, Hashable {
         case "ERROR": self = .error(message: try f.string("message") ?? "")
         default: self = .other(className: className)
         }
-    }
-
-    /// Decodes one line given as text.
-    public init(line: String) throws(GPSDDecodingError) {
-        try self.init(line: Array(line.utf8))
     }
 
     /// The gpsd class name of this message, for example `"TPV"`.

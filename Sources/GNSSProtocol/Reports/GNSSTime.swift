@@ -80,7 +80,13 @@ public struct GNSSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; the fraction is rounded to milliseconds.
     public init?(iso8601 text: some StringProtocol) {
-        let b = Array(text.utf8)
+        let bytes = Array(text.utf8)
+        guard let time = bytes.withUnsafeBufferPointer({ GNSSTime(iso8601UTF8: $0) }) else { return nil }
+        self = time
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` given as UTF-8 bytes, as ``init(iso8601:)`` does.
+    init?(iso8601UTF8 b: UnsafeBufferPointer<UInt8>) {
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
             b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b.last == UInt8(ascii: "Z")
         else { return nil }

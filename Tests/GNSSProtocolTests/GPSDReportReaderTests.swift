@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import GNSSProtocol
+
+/// The one-pass reader of TPV and SKY lines against the general JSON reader: on every line, `GPSDMessage(line:)`
+/// (one pass where it can) must give what `GPSDMessage(decodingWithGeneralReader:)` gives, value or error.
+@Suite struct GPSDReportReaderTests {
+    /// The outcome of decoding `line` one way.
+    static func outcome(_ decode: () throws(GPSDDecodingError) -> GPSDMessage) -> Result<GPSDMessage, GPSDDecodingError>
+    {
+        Result { () throws(GPSDDecodingError) in try decode() }
+    }
+
+    /// Checks `line` both ways; returns whether the one-pass reader decoded it itself.
+    @discardableResult
+    static func agree(_ line: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let fast = outcome { () throws(GPSDDecodingError) in try GPSDMessage(line: line) }
+        let general = outcome { () throws(GPSDDecodingError) in try GPSDMessage(decodingWithGeneralReader: line) }
+        #expect(
+            fast == general, "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+        return line.withUnsafeBufferPointer { GPSDReportReader.message($0) } != nil
+    }
+
+    /// TPV and SKY lines as gpsd writes them: the writer's output for every fix and view the NMEA fixtures (and,
+    /// where present, the shared receiver logs) decode to, and gpsd 3.22's own captured lines.
+    static func writtenLines() throws -> [[UInt8]] {
+        var inputs: [String] = []
+        let fixtures = Machine.packageRoot.appendingPathComponent("Tests/Fixtures/NMEA").path
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted() {
+            inputs.append("\(fixtures)/\(name)")
+        }
+        if let shared = try? FileManager.default.contentsOfDirectory(atPath: Machine.sharedSamples.path) {
+            inputs += shared.sorted().filter { $0.hasSuffix(".log") }.map(Machine.sharedSample)
+        }
+        var lines: [[UInt8]] = [
+            Array(CapturedLines.tpvFirst.utf8), Array(CapturedLines.tpvNoFix.utf8),
+            Array(CapturedLines.tpvFull.utf8), Array(CapturedLines.tpvStatus.utf8),
+            Array(CapturedLines.sky.utf8), Array(CapturedLines.skyGalileo.utf8),
+        ]
+        for path in inputs {
+            var decoder = NMEADecoder(device: path)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            decoder.feed(bytes) { event in
+                var line: [UInt8] = []
+                switch event {
+                case .fix(let fix): GPSDJSONWriter.appendTPV(fix, newline: false, to: &line)
+                case .sky(let view): GPSDJSONWriter.appendSKY(view, newline: false, to: &line)
+                }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    @Test func everyLineGpsdWritesIsReadInOnePassAndAgrees() throws {
+        let lines = try Self.writtenLines()
+        #expect(lines.count > 100)
+        var readInOnePass = 0
+        for line in lines where Self.agree(line) { readInOnePass += 1 }
+        #expect(readInOnePass == lines.count, "the one-pass reader gave up on lines gpsd writes")
+    }
+
+    @Test func mutatedLinesAgree() throws {
+        var random = SplitMix64(seed: 0x6A50_5244)
+        let alphabet = Array(#"{}[]",:0123456789.eE-+ tfnul\\/TPVSKYa"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
+        var checked = 0
+        // Every 5th written line (the shared logs give thousands) and the fuzz corpus, six mutations each.
+        let written = try Self.writtenLines()
+        let lines = stride(from: 0, to: written.count, by: 5).map { written[$0] } + (try Self.corpus())
+        for line in lines {
+            for _ in 0..<6 {
+                var mutated = line
+                let position = Int(random.next() % UInt64(max(mutated.count, 1)))
+                switch random.next() % 4 {
+                case 0 where !mutated.isEmpty:
+                    mutated[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                case 1: mutated = Array(mutated.prefix(position))
+                case 2 where !mutated.isEmpty: mutated.remove(at: position)
+                default: mutated.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
+                }
+                Self.agree(mutated)
+                checked += 1
+            }
+        }
+        #expect(checked > 300)
+    }
+
+    /// The gpsd fuzz target's seed corpus, one line each.
+    static func corpus() throws -> [[UInt8]] {
+        let directory = Machine.packageRoot.appendingPathComponent("Fuzz/gpsd/corpus").path
+        var lines: [[UInt8]] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
+            lines += bytes.split(separator: 0x0A).map(Array.init)
+        }
+        return lines
+    }
+
+    /// Lines at the edges of what the one-pass reader takes, each of which must agree with the general reader.
+    @Test(arguments: [
+        #"{"class":"TPV","mode":3,"lat":1.234567890123456}"#,  // 16 significant digits: the general reader
+        #"{"class":"TPV","mode":3,"lat":12.3456789012345}"#,  // 15: one pass, exact
+        #"{"class":"TPV","mode":3,"lat":-0.0,"lon":1e1,"speed":2.5E-3,"climb":1e-22,"track":1e22}"#,
+        #"{"class":"TPV","mode":3,"speed":1e23}"#,
+        #"{"class":"TPV","mode":3,"speed":0.000000000000000000000000001}"#,
+        #"{"class":"TPV","mode":3.0,"status":2}"#,
+        #"{"class":"TPV","mode":3.5}"#,
+        #"{"class":"TPV","mode":7}"#,
+        #"{"class":"TPV","lat":1}"#,
+        #"{"class":"TPV","mode":3,"lat":91}"#,
+        #"{"class":"TPV","mode":3,"lat":"47"}"#,
+        #"{"class":"TPV","mode":3,"lat":null}"#,
+        #"{"class":"TPV","mode":3,"mode":2}"#,
+        #"{"class":"TPV","mode":3,"class":"SKY"}"#,
+        #"{"class":"TPV","mode":3,"x":1,"y":2,"x":3}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"q":1,"q":2}]}"#,
+        #"{"mode":3,"class":"TPV"}"#,
+        #"{"class":"TPV","mode":3,"device":"\/dev\/pts\/1"}"#,
+        #"{"class":"TPV","mode":3,"device":"caf\u00e9"}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-03-26T03:15:16.999Z","alt":5}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-03-26T03:15:16Z","alt":5,"altMSL":6}"#,
+        #"{"class":"TPV","mode":3,"time":"yesterday"}"#,
+        #"{"class":"TPV","mode":3,"x":{"a":[1,{"b":[true,false,null]}]},"y":[]}"#,
+        #"{"class":"TPV","mode":3,"x":[[[[[[[[[[1]]]]]]]]]]}"#,
+        #"  {"class" : "TPV" , "mode" : 3 }  "#,
+        #"{"class":"TPV","mode":3}x"#,
+        #"{"class":"TPV","mode":3,}"#,
+        #"{"class":"TPV","mode":03}"#,
+        #"{"class":"TPV","mode":-}"#,
+        #"{"class":"SKY","satellites":[]}"#,
+        #"{"class":"SKY","nSat":2,"satellites":[{"PRN":1,"used":true},{"PRN":2,"el":-1.5,"ss":0}]}"#,
+        #"{"class":"SKY","satellites":[{"el":1}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"PRN":2}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"used":1}]}"#,
+        #"{"class":"SKY","satellites":[1]}"#,
+        #"{"class":"SKY","satellites":{}}"#,
+        #"{"class":"SKY","nSat":"many","hdop":0.9}"#,
+        #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+    ])
+    func edgeLinesAgree(_ line: String) {
+        Self.agree(Array(line.utf8))
+    }
+
+    @Test func theEdgesTheOnePassReaderTakesAreReadInOnePass() {
+        #expect(Self.agree(Array(#"{"class":"TPV","mode":3,"lat":12.3456789012345}"#.utf8)))
+        #expect(Self.agree(Array(#"{"class":"TPV","mode":3,"x":[1,[true,false,"a"],{}],"y":[]}"#.utf8)))
+        #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"x":{"a":1}}"#.utf8)))
+        #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"x":1,"x":2}"#.utf8)))
+        #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"lat":1.234567890123456}"#.utf8)))
+        #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"device":"\/dev"}"#.utf8)))
+    }
+}
