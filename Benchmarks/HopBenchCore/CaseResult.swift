@@ -20,6 +20,9 @@ public struct CaseResult: Sendable, Codable, Equatable {
     public var allocatedBytesPerOperation: Double?
     /// What one operation processes, if the case reports a rate.
     public var throughput: Throughput?
+    /// The latency distribution over all runs' samples: the value in nanoseconds at each of
+    /// ``Distribution/quantiles``, for plots. Absent in reports written before it existed.
+    public var distribution: [Double]?
 
     /// Assembles a result; `medianP50` is derived from `runs`.
     public init(

@@ -43,6 +43,12 @@ public enum HopBench {
             }
             return ExitStatus.success
         }
+        if let reportPath = options.plotFromPath, let plotPath = options.plotPath {
+            switch load(reportPath) {
+            case .success(let report): return plot(report, to: plotPath)
+            case .failure(let failure): return failure.status
+            }
+        }
         if let currentPath = options.compareOnlyPath, let baselinePath = options.baselinePath {
             return compare(baselinePath: baselinePath, currentPath: currentPath, options: options)
         }
@@ -194,6 +200,9 @@ public enum HopBench {
                 return ExitStatus.cannotCreate
             }
         }
+        if let plotPath = options.plotPath, plot(report, to: plotPath) != ExitStatus.success {
+            return ExitStatus.cannotCreate
+        }
         if let baseline {
             let comparison = BaselineComparison(
                 baseline: baseline,
@@ -214,5 +223,17 @@ public enum HopBench {
 
     private static func flush() {
         fflush(nil)
+    }
+
+    /// Writes the SVG plot of `report` to `path`.
+    static func plot(_ report: Report, to path: String) -> Int32 {
+        do {
+            try Data(LatencyPlot.svg(report).utf8).write(to: URL(fileURLWithPath: path))
+            print("latency plot written to \(path)")
+            return ExitStatus.success
+        } catch {
+            printError("hop-bench: cannot write \(path): \(error)")
+            return ExitStatus.cannotCreate
+        }
     }
 }

@@ -6,6 +6,10 @@ public struct Options: Sendable, Equatable {
     public var quick = false
     /// Where to write the JSON report.
     public var jsonPath: String?
+    /// Where to write the SVG plot of the latency distributions.
+    public var plotPath: String?
+    /// A JSON report to plot instead of measuring (with ``plotPath``).
+    public var plotFromPath: String?
     /// A JSON report to compare against.
     public var baselinePath: String?
     /// The p50 slowdown, in percent, past which a case counts as a regression.
@@ -41,12 +45,15 @@ public struct Options: Sendable, Equatable {
     public static let usage = """
         usage: hop-bench [--filter REGEX] [--quick] [--runs N] [--json PATH]
                          [--baseline PATH [--threshold PCT] [--compare-only PATH]]
-                         [--no-allocations] [--enforce-ratios] [--operations N] [--list] [--help]
+                         [--plot FILE.svg [--from-json PATH]] [--no-allocations] [--enforce-ratios]
+                         [--operations N] [--list] [--help]
 
           --filter REGEX       run only cases whose name matches REGEX (e.g. '^actor\\.')
           --quick              short runs (seconds), for CI
           --runs N             independent runs per case (default 3)
           --json PATH          write a JSON report (machine, toolchain, date, percentiles, samples)
+          --plot FILE.svg      draw each case's latency distribution (log-scale ns, percentile) as SVG
+          --from-json PATH     with --plot: draw the report at PATH instead of measuring
           --baseline PATH      compare each case's median p50 with this JSON report; exit 1 on a regression
           --threshold PCT      slowdown in percent that counts as a regression (default 10)
           --compare-only PATH  compare the report at PATH with --baseline without measuring anything
@@ -76,6 +83,8 @@ public struct Options: Sendable, Equatable {
                 options.filter = pattern
             case "--quick": options.quick = true
             case "--json": options.jsonPath = try value(for: argument)
+            case "--plot": options.plotPath = try value(for: argument)
+            case "--from-json": options.plotFromPath = try value(for: argument)
             case "--baseline": options.baselinePath = try value(for: argument)
             case "--compare-only": options.compareOnlyPath = try value(for: argument)
             case "--threshold":
@@ -103,6 +112,9 @@ public struct Options: Sendable, Equatable {
             case "--allocation-probe": options.allocationProbe = true
             default: throw UsageError(description: "unknown argument: \(argument)")
             }
+        }
+        if options.plotFromPath != nil && options.plotPath == nil {
+            throw UsageError(description: "--from-json needs --plot")
         }
         if options.compareOnlyPath != nil && options.baselinePath == nil {
             throw UsageError(description: "--compare-only needs --baseline")

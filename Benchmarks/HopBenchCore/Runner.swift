@@ -23,7 +23,7 @@ public struct Runner: Sendable {
     public static func result(of benchmark: BenchmarkCase, runs: [RunMeasurement]) -> CaseResult {
         var merged = Histogram()
         for run in runs { merged.merge(run.histogram) }
-        return CaseResult(
+        var result = CaseResult(
             name: benchmark.name,
             kind: benchmark.kind,
             summary: benchmark.summary,
@@ -38,6 +38,8 @@ public struct Runner: Sendable {
             samples: Int(merged.count),
             throughput: benchmark.throughput
         )
+        result.distribution = Distribution.quantiles.map { Double(merged.value(atQuantile: $0)) / 1_000 }
+        return result
     }
 
     /// Runs the allocation-counting passes of case number `index` under `counter`: a pass of N operations
