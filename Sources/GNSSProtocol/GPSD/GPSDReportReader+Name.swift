@@ -7,22 +7,28 @@ extension GPSDReportReader {
         case satellites, other
 
         /// The name of the bytes in `range` of `bytes`: up to 8 bytes packed little-endian into one word and
-        /// matched as an integer, the one longer name compared byte by byte.
+        /// matched as an integer; the one longer name, `satellites`, by its first eight bytes and its last two.
         init(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
-            if range.count == 10 {
-                self = Self.satellitesBytes.elementsEqual(bytes[range]) ? .satellites : .other
-                return
-            }
-            guard range.count <= 8 else {
+            let count = range.count
+            guard count <= 8 || count == 10 else {
                 self = .other
                 return
             }
-            var code: UInt64 = 0
-            var shift: UInt64 = 0
-            for index in range {
-                code |= UInt64(bytes[index]) << shift
-                shift += 8
+            let start = bytes.baseAddress! + range.lowerBound
+            var code: UInt64
+            if range.lowerBound + 8 <= bytes.count {
+                // One unaligned load of the eight bytes from the name's start, little-endian, then masked to its length.
+                code = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self).littleEndian
+            } else {
+                code = 0
+                for offset in 0..<min(count, 8) { code |= UInt64(start[offset]) << UInt64(offset * 8) }
             }
+            if count == 10 {
+                // "satellites": "satellit" packed, then "es".
+                self = code == 0x7469_6C6C_6574_6173 && start[8] == 0x65 && start[9] == 0x73 ? .satellites : .other
+                return
+            }
+            if count < 8 { code &= (1 << UInt64(count * 8)) &- 1 }
             switch code {
             case 0x73_7361_6C63: self = .`class`  // "class"
             case 0x565054: self = .tpv  // "TPV"
@@ -70,8 +76,6 @@ extension GPSDReportReader {
             }
 
         }
-
-        private static let satellitesBytes: [UInt8] = Array("satellites".utf8)
 
         /// The names seen in one object, to refuse a repeated one, as the general reader does: known names in a
         /// bit set, other names by their bytes (kept only when an object has any).

@@ -26,15 +26,17 @@ extension GPSDReportReader {
     /// A string of printable ASCII without escapes, after whitespace: the range of its bytes.
     mutating func string() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
+        let base = bytes.baseAddress!
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
+        var at = position
+        while at < bytes.count {
+            let byte = base[at]
             if byte == UInt8(ascii: "\"") {
-                position += 1
-                return start..<(position - 1)
+                position = at + 1
+                return start..<at
             }
             guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-            position += 1
+            at += 1
         }
         return nil
     }
@@ -79,80 +81,100 @@ extension GPSDReportReader {
     /// multiplication or division rounds once (Clinger's fast path). Anything else gives up.
     mutating func number() -> Double? {
         skipWhitespace()
+        let base = bytes.baseAddress!
+        let end = bytes.count
+        var at = position
         var negative = false
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") {
+        if at < end, base[at] == UInt8(ascii: "-") {
             negative = true
-            position += 1
+            at += 1
         }
-        var significand: UInt64 = 0
-        var significantDigits = 0
+        guard at < end else { return nil }
+        let first = base[at] &- 48
+        guard first <= 9 else { return nil }
+        at += 1
+        var significand = UInt64(first)
+        var significantDigits = first == 0 ? 0 : 1
         var exponent = 0
-        guard let first = digit() else { return nil }
-        position += 1
-        significand = UInt64(first)
-        significantDigits = first == 0 ? 0 : 1
         if first != 0 {
-            while let next = digit() {
+            while at < end {
+                let next = base[at] &- 48
+                if next > 9 { break }
                 guard significantDigits < 15 else { return nil }
-                significand = significand * 10 + UInt64(next)
+                significand = significand &* 10 &+ UInt64(next)
                 significantDigits += 1
-                position += 1
+                at += 1
             }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard digit() != nil else { return nil }
-            while let next = digit() {
+        if at < end, base[at] == UInt8(ascii: ".") {
+            at += 1
+            guard at < end, base[at] &- 48 <= 9 else { return nil }
+            while at < end {
+                let next = base[at] &- 48
+                if next > 9 { break }
                 if significantDigits > 0 || next != 0 {
                     guard significantDigits < 15 else { return nil }
                     significantDigits += 1
                 }
-                significand = significand * 10 + UInt64(next)
+                significand = significand &* 10 &+ UInt64(next)
                 exponent -= 1
-                position += 1
+                at += 1
             }
         }
-        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-            position += 1
+        if at < end, base[at] | 0x20 == UInt8(ascii: "e") {
+            at += 1
             var exponentNegative = false
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-                exponentNegative = bytes[position] == UInt8(ascii: "-")
-                position += 1
+            if at < end, base[at] == UInt8(ascii: "+") || base[at] == UInt8(ascii: "-") {
+                exponentNegative = base[at] == UInt8(ascii: "-")
+                at += 1
             }
-            guard digit() != nil else { return nil }
+            guard at < end, base[at] &- 48 <= 9 else { return nil }
             var written = 0
-            while let next = digit() {
+            while at < end {
+                let next = base[at] &- 48
+                if next > 9 { break }
                 guard written < 1_000 else { return nil }
-                written = written * 10 + next
-                position += 1
+                written = written * 10 + Int(next)
+                at += 1
             }
             exponent += exponentNegative ? -written : written
         }
-        let magnitude: Double
-        if significand == 0 {
-            magnitude = 0
-        } else if exponent >= 0 {
-            guard exponent <= 22 else { return nil }
-            magnitude = Double(significand) * Self.powersOfTen[exponent]
-        } else {
-            guard exponent >= -22 else { return nil }
-            magnitude = Double(significand) / Self.powersOfTen[-exponent]
-        }
+        position = at
+        guard exponent >= -22, exponent <= 22 else { return significand == 0 ? (negative ? -0.0 : 0) : nil }
+        let magnitude =
+            exponent >= 0
+            ? Double(significand) * Self.powerOfTen(exponent) : Double(significand) / Self.powerOfTen(-exponent)
         return negative ? -magnitude : magnitude
     }
 
-    /// The digit at the reader, if it is one.
-    private func digit() -> Int? {
-        guard position < bytes.count else { return nil }
-        let value = Int(bytes[position]) &- 48
-        return value >= 0 && value <= 9 ? value : nil
-    }
-
-    /// 10^0 through 10^22, each exact in a `Double`.
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var power = 1.0
-        for _ in 0..<exponent { power *= 10 }
-        return power
+    /// 10^`exponent` for 0...22, each exact in a `Double`.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
     }
 
     /// Skips one JSON value of a member the reader does not decode: a scalar, an empty object, or an array of
