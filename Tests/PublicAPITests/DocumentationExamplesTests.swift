@@ -1,42 +1,11 @@
 // The code of the DocC articles (Sources/*/Documentation.docc), compiled as a user compiles it: this target sees
 // only what the products make public.
-import GNSSLocation
-import GNSSLocationTesting
-import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
 
-// DeclaringSingletons.md: a manager with a lifecycle that depends on locationManager.
-@RegistryActor
-open class TripRecorder: ManagedSingleton {
-    public private(set) var isRecording = false
-
-    public nonisolated init() {}
-
-    open func start() async throws { isRecording = true }
-    open func shutdown() async { isRecording = false }
-}
-
-public enum TripRecorderKey: SingletonKey {
-    public static var liveValue: TripRecorder { TripRecorder() }
-    public static var dependencies: [any SingletonKey.Type] { [LocationManagerKey.self] }
-}
-
-extension AppSingletons {
-    public var tripRecorder: TripRecorder {
-        get { self[TripRecorderKey.self] }
-        set { self[TripRecorderKey.self] = newValue }
-    }
-}
-
-final class RecordingTripRecorder: TripRecorder {
-    private(set) var owner: Int?
-
-    nonisolated override init() {
-        super.init()
-    }
-}
+// DeclaringSingletons.md's manager with a lifecycle (TripRecorder), its mock and the lifecycle example are the code
+// of Examples/Sources/WeatherStation and Examples/Tests, which CI builds and tests as a user's package.
 
 // DeclaringSingletons.md and TestingWithOverrides.md: a struct of closures, and a property wrapper over it.
 struct ForecastClient: Sendable {
@@ -98,25 +67,5 @@ extension AppSingletons {
     @Test(.singletons { $0.network = OfflineNetworkManager() })
     func aKeyReplacesTheMainActorStruct() async {
         #expect(await appSingletons.network.endpoint() == "offline")
-    }
-
-    @Test @RegistryActor
-    func declaredValuesStartAfterTheirDependenciesAndStopInReverse() async throws {
-        let recorder = RecordingTripRecorder()
-        let singletons = AppSingletons {
-            $0.tripRecorder = recorder
-            $0.locationManager = ScriptedLocationManager(script: [])
-        }
-        #expect(singletons.entries.map(\.name) == ["tripRecorder", "locationManager"])
-        try await singletons.start()
-        #expect(recorder.isRecording)
-        await singletons.shutdown()
-        #expect(!recorder.isRecording)
-    }
-
-    @Test @RegistryActor
-    func aDependencyOnAnUndeclaredKeyIsAnError() async {
-        let singletons = AppSingletons { $0.tripRecorder = RecordingTripRecorder() }
-        await #expect(throws: SingletonLifecycleError.self) { try await singletons.start() }
     }
 }

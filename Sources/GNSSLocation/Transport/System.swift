@@ -4,12 +4,6 @@
     #error("GNSSLocation's transport supports Linux (Glibc) only: port System.swift first")
 #endif
 
-/// A system call's failure: the `errno` it set.
-struct Errno: Error, Equatable {
-    /// The `errno` value.
-    let code: Int32
-}
-
 /// A failed `getaddrinfo(3)`: its `EAI_` status, and `errno` for `EAI_SYSTEM`.
 struct AddressError: Error {
     let status: Int32
@@ -22,7 +16,7 @@ struct AddressError: Error {
 /// The rest of the module calls these and never Glibc's functions directly (it still takes Glibc's types and
 /// constants); porting the transport to another platform starts, and should end, here. A call interrupted by a signal
 /// (`EINTR`) is made again, except `close(2)`, which Linux must not repeat. A failure throws ``Errno``.
-enum System {
+package enum System {
     // MARK: Descriptors
 
     /// `open(2)`.
@@ -163,22 +157,24 @@ enum System {
 
     // MARK: Text and time
 
-    /// The system's text for an `errno` value (`strerror_r`).
-    static func errorMessage(_ code: Int32) -> String {
+    /// The system's text for an `errno` value (`strerror_r`); `Unknown error N`, as `strerror` says, for a value
+    /// it does not know.
+    package static func errorMessage(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "error \(code)" }
+        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "Unknown error \(code)" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The wall clock (`CLOCK_REALTIME`) in milliseconds since 1970: for timestamps, never for a decision.
-    static func wallClockMilliseconds() -> Int64 {
+    package static func wallClockMilliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
     }
 
-    /// Runs `call` until it is not interrupted; throws `errno` when it returns -1.
-    private static func retrying<Value: BinaryInteger>(_ call: () -> Value) throws(Errno) -> Value {
+    /// Runs `call` until it is not interrupted; throws `errno` when it returns -1. The daemon's `System` makes its
+    /// calls through it too.
+    package static func retrying<Value: BinaryInteger>(_ call: () -> Value) throws(Errno) -> Value {
         while true {
             let result = call()
             if result != -1 { return result }

@@ -1,8 +1,13 @@
+import GNSSLocation
+
 #if canImport(Glibc)
     import Glibc
 #else
     #error("singletond supports Linux (Glibc) only: port System.swift first")
 #endif
+
+/// A system call's failure: the location code's type, whose text is the system's (`strerror`).
+typealias Errno = GNSSLocation.Errno
 
 /// Every system call of the daemon, in one place: descriptors, files, sockets, the process and its signals, and
 /// the wall clock.
@@ -213,28 +218,18 @@ enum System {
 
     // MARK: Text and time
 
-    /// The system's text for an `errno` value (`strerror_r`); `Unknown error N`, as `strerror` says, for a value
-    /// it does not know.
+    /// The system's text for an `errno` value, as the location code's `System` gives it.
     static func errorMessage(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "Unknown error \(code)" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        GNSSLocation.System.errorMessage(code)
     }
 
     /// The wall clock (`CLOCK_REALTIME`) in milliseconds since 1970: for timestamps, never for a decision.
     static func wallClockMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+        GNSSLocation.System.wallClockMilliseconds()
     }
 
-    /// Runs `call` until it is not interrupted; throws `errno` when it returns -1.
+    /// Runs `call` until it is not interrupted; throws `errno` when it returns -1 (the location code's helper).
     private static func retrying<Value: BinaryInteger>(_ call: () -> Value) throws(Errno) -> Value {
-        while true {
-            let result = call()
-            if result != -1 { return result }
-            let code = errno
-            if code != EINTR { throw Errno(code: code) }
-        }
+        try GNSSLocation.System.retrying(call)
     }
 }
