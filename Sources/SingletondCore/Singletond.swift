@@ -82,14 +82,6 @@ package enum Singletond {
 
     /// Writes all of `text` to `fd`, giving up on the first failure.
     private static func writeAll(_ fd: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
-                guard let written = try? System.write(fd, rest), written > 0 else { return }
-                offset += written
-            }
-        }
+        Array(text.utf8).withUnsafeBytes { buffer in _ = try? System.writeAll(fd, buffer) }
     }
 }

@@ -41,61 +41,49 @@ enum GPSDLines {
 
 extension Cases {
     /// Decoding one gpsd SKY line of 30 satellites into a `SkyView`.
-    static let gpsdParseSKY = BenchmarkCase(
-        batched: "gpsd.parseSKY",
+    static let gpsdParseSKY = lineParsing(
+        "gpsd.parseSKY",
         summary: "GPSDMessage(line:) of a SKY line of 30 satellites (\(GPSDLines.skyLine.utf8.count) bytes)",
-        throughput: Throughput(itemName: "lines", bytesPerOperation: Double(GPSDLines.skyLine.utf8.count))
-    ) { operations in
-        let line = identity(GPSDLines.skyLine)
-        var seen = 0
-        let start = MonotonicClock.now()
-        for _ in 0..<operations {
-            if case .sky(let view) = try? GPSDMessage(line: line) { seen &+= view.satellites.count }
-        }
-        let end = MonotonicClock.now()
-        blackHole(seen)
-        return end &- start
+        line: GPSDLines.skyLine
+    ) { message in
+        if case .sky(let view) = message { view.satellites.count } else { 0 }
     }
 
     /// Writing one TPV line, as `singletond` and `singletond decode` do per fix.
-    static let gpsdWriteTPV = BenchmarkCase(
-        batched: "gpsd.writeTPV",
-        summary: "GPSDJSONWriter.appendTPV of the fix of gpsd.parseTPV into a reused buffer",
-        throughput: Throughput(itemName: "lines")
-    ) { operations in
-        let fix = identity(GPSDLines.fix)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1_024)
-        var written = 0
-        let start = MonotonicClock.now()
-        for _ in 0..<operations {
-            buffer.removeAll(keepingCapacity: true)
-            GPSDJSONWriter.appendTPV(fix, to: &buffer)
-            written &+= buffer.count
-        }
-        let end = MonotonicClock.now()
-        blackHole(written)
-        return end &- start
+    static let gpsdWriteTPV = lineWriting(
+        "gpsd.writeTPV", summary: "GPSDJSONWriter.appendTPV of the fix of gpsd.parseTPV into a reused buffer",
+        value: GPSDLines.fix, capacity: 1_024
+    ) { fix, buffer in
+        GPSDJSONWriter.appendTPV(fix, to: &buffer)
     }
 
     /// Writing one SKY line of 30 satellites.
-    static let gpsdWriteSKY = BenchmarkCase(
-        batched: "gpsd.writeSKY",
-        summary: "GPSDJSONWriter.appendSKY of a view of 30 satellites into a reused buffer",
-        throughput: Throughput(itemName: "lines")
-    ) { operations in
-        let view = identity(GPSDLines.view)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(8_192)
-        var written = 0
-        let start = MonotonicClock.now()
-        for _ in 0..<operations {
-            buffer.removeAll(keepingCapacity: true)
-            GPSDJSONWriter.appendSKY(view, to: &buffer)
-            written &+= buffer.count
+    static let gpsdWriteSKY = lineWriting(
+        "gpsd.writeSKY", summary: "GPSDJSONWriter.appendSKY of a view of 30 satellites into a reused buffer",
+        value: GPSDLines.view, capacity: 8_192
+    ) { view, buffer in
+        GPSDJSONWriter.appendSKY(view, to: &buffer)
+    }
+
+    /// A case that writes one line of `value` per operation into a buffer of `capacity` bytes, emptied each time.
+    static func lineWriting<Value: Sendable>(
+        _ name: String, summary: String, value: Value, capacity: Int,
+        write: @escaping @Sendable (Value, inout [UInt8]) -> Void
+    ) -> BenchmarkCase {
+        BenchmarkCase(batched: name, summary: summary, throughput: Throughput(itemName: "lines")) { operations in
+            let value = identity(value)
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(capacity)
+            var written = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<operations {
+                buffer.removeAll(keepingCapacity: true)
+                write(value, &buffer)
+                written &+= buffer.count
+            }
+            let end = MonotonicClock.now()
+            blackHole(written)
+            return end &- start
         }
-        let end = MonotonicClock.now()
-        blackHole(written)
-        return end &- start
     }
 }

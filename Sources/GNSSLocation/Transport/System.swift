@@ -14,7 +14,8 @@ struct AddressError: Error {
 /// terminals and the wall clock.
 ///
 /// The rest of the module calls these and never Glibc's functions directly (it still takes Glibc's types and
-/// constants); porting the transport to another platform starts, and should end, here. A call interrupted by a signal
+/// constants); porting the transport to another platform starts, and should end, here. The daemon's `System`
+/// makes the descriptor calls the two share (close, read, write, poll, fstat, pipe) through these. A call interrupted by a signal
 /// (`EINTR`) is made again, except `close(2)`, which Linux must not repeat. A failure throws ``Errno``.
 package enum System {
     // MARK: Descriptors
@@ -25,17 +26,17 @@ package enum System {
     }
 
     /// `close(2)`, once, ignoring its result: the descriptor is gone either way.
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
 
     /// `read(2)` into `buffer`; 0 at the end of the input.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// `write(2)` of `bytes`; returns how many the kernel took.
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         try retrying { Glibc.write(fd, bytes.baseAddress, bytes.count) }
     }
 
@@ -45,7 +46,7 @@ package enum System {
     }
 
     /// `poll(2)` on `descriptors`, for at most `timeout` milliseconds (-1: no limit); returns how many are ready.
-    static func poll(_ descriptors: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+    package static func poll(_ descriptors: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
         let count = nfds_t(descriptors.count)
         return try descriptors.withUnsafeMutableBufferPointer { (fds) throws(Errno) -> Int in
             Int(try retrying { Glibc.poll(fds.baseAddress, count, timeout) })
@@ -53,14 +54,14 @@ package enum System {
     }
 
     /// `fstat(2)`.
-    static func status(of fd: Int32) throws(Errno) -> stat {
+    package static func status(of fd: Int32) throws(Errno) -> stat {
         var info = stat()
         _ = try retrying { fstat(fd, &info) }
         return info
     }
 
     /// `pipe(2)`, both ends non-blocking and closed on `exec`.
-    static func nonBlockingPipe() throws(Errno) -> (read: Int32, write: Int32) {
+    package static func nonBlockingPipe() throws(Errno) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw Errno(code: errno) }
         for fd in ends {

@@ -138,15 +138,12 @@ package enum DecodeCommand {
     @discardableResult
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Errno? {
         bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                do throws(Errno) {
-                    offset += try System.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-                } catch {
-                    return error
-                }
+            do throws(Errno) {
+                try System.writeAll(fd, buffer)
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
     }
 }

@@ -47,14 +47,8 @@ package final class LogWriter: Sendable {
             line.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
         }
         line.append(0x0A)
-        line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
-                guard let written = try? System.write(fd, rest), written > 0 else { return }
-                offset += written
-            }
-        }
+        // A log line that cannot be written is dropped: there is nowhere to report it.
+        line.withUnsafeBytes { buffer in _ = try? System.writeAll(fd, buffer) }
     }
 
     /// Logs at ``LogLevel/trace``.

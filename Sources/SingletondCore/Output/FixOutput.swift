@@ -100,14 +100,10 @@ package final class FixOutput: Sendable {
         let fd = state.withLock { $0.fd }
         var failure: Int32?
         line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                do throws(Errno) {
-                    offset += try System.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-                } catch {
-                    failure = error.code
-                    return
-                }
+            do throws(Errno) {
+                try System.writeAll(fd, buffer)
+            } catch {
+                failure = error.code
             }
         }
         let now = timeline.now

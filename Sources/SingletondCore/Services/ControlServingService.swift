@@ -9,7 +9,7 @@ package final class ControlServingService: SingletondService {
     private let environment: [String: String]
     private let notify: SDNotify
     private let logger: LogWriter
-    private let watchdog = SanitizerVisibleMutex<Task<Void, Never>?>(nil)
+    private let watchdog = StartedValue<Task<Void, Never>>("the watchdog")
 
     package init(
         control: ControlSocketService, responder: @escaping @Sendable (ControlServer) -> ControlResponder,
@@ -32,14 +32,12 @@ package final class ControlServingService: SingletondService {
         let notify = notify
         if let interval = Watchdog.interval(environment: environment, processID: System.processID()) {
             logger.debug("watchdog: pinging systemd every \(interval)")
-            watchdog.withLock {
-                $0 = Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) }
-            }
+            watchdog.set(Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) })
         }
     }
 
     package func shutdown() async {
         control.server.stopAccepting()
-        watchdog.withLock { $0 }?.cancel()
+        watchdog.ifStarted?.cancel()
     }
 }

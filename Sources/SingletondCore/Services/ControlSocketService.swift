@@ -9,7 +9,7 @@ package final class ControlSocketService: SingletondService {
     private let isDefaultPath: Bool
     private let environment: [String: String]
     private let logger: LogWriter
-    private let bound = SanitizerVisibleMutex<ControlServer?>(nil)
+    private let bound = StartedValue<ControlServer>("the control socket")
 
     package init(option: String?, environment: [String: String], logger: LogWriter) {
         path = ControlPath.resolve(option, environment: environment, userID: System.userID())
@@ -19,10 +19,7 @@ package final class ControlSocketService: SingletondService {
     }
 
     /// The bound server; only after ``start()``.
-    package var server: ControlServer {
-        guard let server = bound.withLock({ $0 }) else { preconditionFailure("the socket is used before it is bound") }
-        return server
-    }
+    package var server: ControlServer { bound.value }
 
     package func start() async throws(SingletondStartError) {
         if isDefaultPath,
@@ -33,13 +30,13 @@ package final class ControlSocketService: SingletondService {
         }
         do {
             let server = try ControlServer.bind(path: path, logger: logger, clock: await appSingletons.clock)
-            bound.withLock { $0 = server }
+            bound.set(server)
         } catch {
             throw SingletondStartError("\(error)")
         }
     }
 
     package func shutdown() async {
-        await bound.withLock { $0 }?.stop()
+        await bound.ifStarted?.stop()
     }
 }

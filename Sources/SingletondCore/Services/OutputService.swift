@@ -6,7 +6,7 @@ package final class OutputService: SingletondService {
     private let path: String
     private let logger: LogWriter
     private let signals: SignalHandler
-    private let opened = SanitizerVisibleMutex<FixOutput?>(nil)
+    private let opened = StartedValue<FixOutput>("the output")
 
     package init(path: String, logger: LogWriter, signals: SignalHandler) {
         self.path = path
@@ -15,10 +15,7 @@ package final class OutputService: SingletondService {
     }
 
     /// The open output; only after ``start()``.
-    package var output: FixOutput {
-        guard let output = opened.withLock({ $0 }) else { preconditionFailure("the output is read before it opened") }
-        return output
-    }
+    package var output: FixOutput { opened.value }
 
     package func start() async throws(SingletondStartError) {
         let output: FixOutput
@@ -27,7 +24,7 @@ package final class OutputService: SingletondService {
         } catch {
             throw SingletondStartError("\(error)")
         }
-        opened.withLock { $0 = output }
+        opened.set(output)
         let logger = logger
         signals.onHangUp {
             logger.info("SIGHUP: reopening the output")
@@ -36,6 +33,6 @@ package final class OutputService: SingletondService {
     }
 
     package func shutdown() async {
-        await opened.withLock { $0 }?.close()
+        await opened.ifStarted?.close()
     }
 }

@@ -15,7 +15,7 @@ package final class RegistryService: SingletondService {
     private let notify: SDNotify
     private let logger: LogWriter
     private let signals: SignalHandler
-    private let running = SanitizerVisibleMutex<(forwarder: Task<Void, Never>, logging: Task<Void, Never>)?>(nil)
+    private let running = StartedValue<(forwarder: Task<Void, Never>, logging: Task<Void, Never>)>("the registry")
 
     package init(
         source: LocationSource, defaultSurveySeconds: Double, output: OutputService, control: ControlSocketService,
@@ -39,7 +39,7 @@ package final class RegistryService: SingletondService {
         let logging = logStates(await location.stateChanges(), tasks: await tasks.stateChanges()) {
             notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
         }
-        running.withLock { $0 = (forwarder, logging) }
+        running.set((forwarder, logging))
         do {
             try await appSingletons.start()
             // A signal during startup: the source is not opened, and the shutdown follows at once.
@@ -57,7 +57,7 @@ package final class RegistryService: SingletondService {
         await appSingletons.longTaskManager.cancel()
         await appSingletons.locationManager.shutdown()
         await appSingletons.shutdown()
-        guard let (forwarder, logging) = running.withLock({ $0 }) else { return }
+        guard let (forwarder, logging) = running.ifStarted else { return }
         // The source is closed: let the forwarder write the fixes it still holds.
         forwarder.cancel()
         await forwarder.value

@@ -13,7 +13,8 @@ typealias Errno = GNSSLocation.Errno
 /// the wall clock.
 ///
 /// The rest of the module calls these and never Glibc's functions directly (it still takes Glibc's types and
-/// constants); porting the daemon to another platform starts, and should end, here. A call interrupted by a signal
+/// constants); porting the daemon to another platform starts here and in the location code's `System`, which makes
+/// the descriptor calls both modules share. A call interrupted by a signal
 /// (`EINTR`) is made again, except `close(2)`, which Linux must not repeat, and `pause(2)`, which exists to be
 /// interrupted. A failure throws ``Errno``.
 enum System {
@@ -24,45 +25,40 @@ enum System {
         try retrying { Glibc.open(path, flags, mode) }
     }
 
-    /// `close(2)`, once, ignoring its result: the descriptor is gone either way.
-    static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)
-    }
+    /// `close(2)`, once: the location code's call.
+    static func close(_ fd: Int32) { GNSSLocation.System.close(fd) }
 
-    /// `read(2)` into `buffer`; 0 at the end of the input.
+    /// `read(2)` into `buffer`, retried on `EINTR`: the location code's call.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        try GNSSLocation.System.read(fd, into: buffer)
     }
 
-    /// `write(2)` of `bytes`; returns how many the kernel took.
+    /// `write(2)` of `bytes`, retried on `EINTR`: the location code's call.
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
-        try retrying { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+        try GNSSLocation.System.write(fd, bytes)
     }
 
-    /// `poll(2)` on `descriptors`, for at most `timeout` milliseconds (-1: no limit); returns how many are ready.
+    /// `write(2)` of all of `bytes`, going on after short writes; a write that takes nothing is `EIO`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            guard written > 0 else { throw Errno(code: EIO) }
+            offset += written
+        }
+    }
+
+    /// `poll(2)` on `descriptors` for at most `timeout` ms (-1: no limit): the location code's call.
     static func poll(_ descriptors: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
-        let count = nfds_t(descriptors.count)
-        return try descriptors.withUnsafeMutableBufferPointer { (fds) throws(Errno) -> Int in
-            Int(try retrying { Glibc.poll(fds.baseAddress, count, timeout) })
-        }
+        try GNSSLocation.System.poll(&descriptors, timeout: timeout)
     }
 
-    /// `fstat(2)`.
-    static func status(of fd: Int32) throws(Errno) -> stat {
-        var info = stat()
-        _ = try retrying { fstat(fd, &info) }
-        return info
-    }
+    /// `fstat(2)`: the location code's call.
+    static func status(of fd: Int32) throws(Errno) -> stat { try GNSSLocation.System.status(of: fd) }
 
-    /// `pipe(2)`, both ends non-blocking and closed on `exec`.
+    /// `pipe(2)`, both ends non-blocking and closed on `exec`: the location code's call.
     static func nonBlockingPipe() throws(Errno) -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw Errno(code: errno) }
-        for fd in ends {
-            setCloseOnExec(fd)
-            setNonBlocking(fd)
-        }
-        return (ends[0], ends[1])
+        try GNSSLocation.System.nonBlockingPipe()
     }
 
     /// Makes `fd` non-blocking (`fcntl(2)`, `F_SETFL` with `O_NONBLOCK`), ignoring failure, as every caller did.
