@@ -8,7 +8,7 @@ import Testing
 
 /// `LocationManager` reading a real gpsd (run by `gpsfake`): it delivers what gpsd's own client sees, and survives
 /// gpsd going away and coming back.
-@Suite(.gpsdTools, .timeLimit(.minutes(2))) struct LocationGPSDTests {
+@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct LocationGPSDTests {
     enum Log: String, CaseIterable, CustomTestStringConvertible {
         case multignss = "multignss-midnight.nmea"
         case legacyNoise = "legacy-gp-noise.nmea"
@@ -63,18 +63,30 @@ import Testing
     func deliversEveryFixGpspipeSaw(log: Log) async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
         let gpspipe = try GPSDTools.find("gpspipe")
-        let started = try await GPSDTools.startFake(gpsfake, ["-p", "-q", "-c", "0.01", log.path])
-        let (fake, port) = (started.process, started.port)
+        var fake: ChildProcess
+        var port: UInt16
+        var manager: LocationManager
+        var fixes: FixReader
+        var attempt = 1
+        while true {
+            let started = try await GPSDTools.startFake(gpsfake, ["-p", "-q", "-c", "0.01", log.path])
+            (fake, port) = (started.process, started.port)
+            manager = LocationManager().withoutLiveTimeouts()
+            manager.reconnectPolicy = LocationTesting.quickReconnect
+            fixes = FixReader(manager.updates(bufferSize: 100_000))
+            try await manager.start(.gpsd(host: "127.0.0.1", port: port))
+            fixes = await Self.readUntilTimedFix(fixes, hangBound: .seconds(45))
+            if fixes.fixes.contains(where: Self.timed) || attempt == 2 { break }
+            // gpsd 3.22 under gpsfake sometimes reads nothing of its device on a loaded machine (Reliability.md):
+            // one more replay with a fresh gpsfake; a second silence fails below.
+            print("LocationGPSDTests: gpsd under gpsfake sent no fix of \(log) in 45 s; replaying once more")
+            await manager.shutdown()
+            fake.kill()
+            attempt += 1
+        }
         defer { fake.kill() }
-
-        let manager = LocationManager().withoutLiveTimeouts()
-        manager.reconnectPolicy = LocationTesting.quickReconnect
-        var fixes = FixReader(manager.updates(bufferSize: 100_000))
-        try await manager.start(.gpsd(host: "127.0.0.1", port: port))
-        let timed = { (fix: Fix) in fix.time != nil && fix.latitude != nil }
-        while !fixes.fixes.contains(where: timed), await fixes.read(1).count == 1 {}
         try #require(
-            fixes.fixes.contains(where: timed),
+            fixes.fixes.contains(where: Self.timed),
             """
             no timed position; the manager is \(manager.state), last problem \(manager.lastProblem ?? "none"); \
             gpsfake said: \(fake.errorOutput)
@@ -104,6 +116,24 @@ import Testing
         #expect(Self.contains(ours, run: theirs), "gpspipe saw \(theirs); the manager delivered \(ours)")
         #expect(fixes.dropped == 0)
         await manager.shutdown()
+    }
+
+    /// A fix with a time and a position.
+    static let timed = { @Sendable (fix: Fix) in fix.time != nil && fix.latitude != nil }
+
+    /// `fixes` after reading until a timed fix, or until `hangBound` passed without one (the read is cancelled).
+    static func readUntilTimedFix(_ fixes: FixReader, hangBound: Duration) async -> FixReader {
+        let reading = Task {
+            var fixes = fixes
+            while !fixes.fixes.contains(where: timed), await fixes.read(1).count == 1 {}
+            return fixes
+        }
+        let bound = Task {
+            try? await Task.sleep(for: hangBound)
+            reading.cancel()
+        }
+        defer { bound.cancel() }
+        return await reading.value
     }
 
     /// How many reports gpspipe reads before it leaves: about a pass of the shortest log.
