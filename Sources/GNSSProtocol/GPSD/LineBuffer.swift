@@ -1,0 +1,181 @@
+/// Formats into a 1 KiB stack buffer that is appended to the caller's array in bulk: one append per line (or per
+/// kilobyte) instead of a uniqueness and capacity check per byte.
+///
+/// Each write first reserves room for its longest possible output with `reserve`, which moves what the buffer holds
+/// into the array when the rest would not fit; the writes themselves never check.
+struct LineBuffer {
+    static let capacity = 1_024
+
+    private let base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+
+    private init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    /// Runs `body` with a fresh buffer and appends what it wrote to `out`.
+    @inline(__always)
+    static func with(_ out: inout [UInt8], _ body: (inout LineBuffer, inout [UInt8]) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var w = LineBuffer(base: buffer.baseAddress!)
+            body(&w, &out)
+            w.flush(&out)
+        }
+    }
+
+    /// Makes room for `bytes` more bytes (at most `capacity`).
+    @inline(__always)
+    mutating func reserve(_ bytes: Int, _ out: inout [UInt8]) {
+        if count + bytes > Self.capacity { flush(&out) }
+    }
+
+    mutating func flush(_ out: inout [UInt8]) {
+        guard count > 0 else { return }
+        out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func byte(_ c: UInt8) {
+        base[count] = c
+        count &+= 1
+    }
+
+    /// A literal of at most the reserved length.
+    @inline(__always)
+    mutating func literal(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        (base + count).update(from: text.utf8Start, count: n)
+        count &+= n
+    }
+
+    /// `,"name":value` when `value` is present and finite (at most 16 + 40 bytes).
+    @inline(__always)
+    mutating func number(_ key: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
+        guard let value, value.isFinite else { return }
+        reserve(key.utf8CodeUnitCount + 40, &out)
+        literal(key)
+        fixed(value, decimals)
+    }
+
+    /// At most 20 digits.
+    @inline(__always)
+    mutating func unsigned(_ value: UInt64) {
+        var digits = 1
+        var t = value
+        while t >= 10 {
+            t /= 10
+            digits &+= 1
+        }
+        var v = value
+        var k = count &+ digits &- 1
+        repeat {
+            base[k] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+            k &-= 1
+        } while v > 0
+        count &+= digits
+    }
+
+    /// At most 20 bytes.
+    @inline(__always)
+    mutating func int(_ value: Int) {
+        if value < 0 {
+            byte(0x2D)
+            unsigned(UInt64(value.magnitude))
+        } else {
+            unsigned(UInt64(value))
+        }
+    }
+
+    /// Exactly `digits` digits of `value`, zero-padded.
+    @inline(__always)
+    private mutating func padded(_ value: Int, _ digits: Int) {
+        var v = value
+        var k = count &+ digits
+        while k > count {
+            k &-= 1
+            base[k] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        }
+        count &+= digits
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`: 24 bytes.
+    mutating func time(_ time: GNSSTime) {
+        let c = time.components
+        padded(c.year, 4)
+        byte(0x2D)
+        padded(c.month, 2)
+        byte(0x2D)
+        padded(c.day, 2)
+        byte(0x54)
+        padded(c.hour, 2)
+        byte(0x3A)
+        padded(c.minute, 2)
+        byte(0x3A)
+        padded(c.second, 2)
+        byte(0x2E)
+        padded(c.millisecond, 3)
+        byte(0x5A)
+    }
+
+    /// `value` as C's `%.Nf` with N = `decimals` (0...12): at most 1 + 19 + 1 + 12 = 33 bytes.
+    mutating func fixed(_ value: Double, _ decimals: Int) {
+        guard value.isFinite else { return }
+        let d = max(0, min(decimals, 12))
+        var scale = 1.0
+        var intScale: UInt64 = 1
+        for _ in 0..<d {
+            scale *= 10
+            intScale *= 10
+        }
+        let magnitude = abs(value)
+        let scaled = (magnitude * scale).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9.0e18 else {
+            // Beyond 64-bit fixed point: no real report has such numbers; write the integer part's magnitude.
+            if value < 0 { byte(0x2D) }
+            unsigned(UInt64(min(magnitude, 9.0e18)))
+            return
+        }
+        let units = UInt64(scaled)
+        if value < 0 && units != 0 { byte(0x2D) }
+        unsigned(units / intScale)
+        if d > 0 {
+            byte(0x2E)
+            var fraction = units % intScale
+            var k = count &+ d
+            while k > count {
+                k &-= 1
+                base[k] = 0x30 &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+            }
+            count &+= d
+        }
+    }
+
+    /// `text` as a JSON string with quotes and escapes, of any length.
+    mutating func string(_ text: String, _ out: inout [UInt8]) {
+        reserve(1, &out)
+        byte(0x22)
+        for c in text.utf8 {
+            reserve(6, &out)
+            switch c {
+            case 0x22, 0x5C:
+                byte(0x5C)
+                byte(c)
+            case 0x0A: literal("\\n")
+            case 0x0D: literal("\\r")
+            case 0x09: literal("\\t")
+            case 0x00..<0x20:
+                literal("\\u00")
+                byte(Self.hex(c >> 4))
+                byte(Self.hex(c & 15))
+            default: byte(c)
+            }
+        }
+        reserve(1, &out)
+        byte(0x22)
+    }
+
+    @inline(__always)
+    private static func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble }
+}
