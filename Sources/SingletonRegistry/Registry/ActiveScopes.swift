@@ -9,25 +9,26 @@
 /// ``RegistryActor`` touches them, synchronously, and no access to one is ever held across a call that could reach
 /// it again (CONCURRENCY.md, "The open registry").
 @RegistryActor
+@usableFromInline
 enum ActiveScopes {
-    /// One slot: the token of the scope in it (0 where free), its container (what a read needs, kept beside the
-    /// token so that a read touches no scope), and the scope.
+    /// One slot: the token of the scope in it (0 where free) and the scope. A read finds the scope's container in
+    /// ``ScopeReadTable`` instead, in an entry of the same number.
     private struct Slot {
         var token: UInt64 = 0
-        var singletons: AppSingletons?
         var scope: SingletonScope?
     }
 
-    @exclusivity(unchecked) private static var slots: ContiguousArray<Slot> = []
+    /// Slot 0 holds no scope: its entry in ``ScopeReadTable`` is the process-wide container's.
+    @exclusivity(unchecked) private static var slots: ContiguousArray<Slot> = [Slot()]
     /// Free slots, reused last-freed first.
     @exclusivity(unchecked) private static var freeSlots: ContiguousArray<Int> = []
     /// The serial of the next scope; 0 is never used, so token 0 means "no scope".
     @exclusivity(unchecked) private static var nextSerial: UInt64 = 1
     /// How many scopes are active; a read checks only this while no scope is active.
-    @exclusivity(unchecked) private(set) static var count = 0
+    @exclusivity(unchecked) @usableFromInline private(set) static var count = 0
 
     private static let slotBits: UInt64 = 24
-    private static let slotMask: UInt64 = (1 << slotBits) - 1
+    @usableFromInline static let slotMask: UInt64 = (1 << slotBits) - 1
 
     /// A token for a scope about to be made: a free slot and a serial no other scope had.
     static func reserveToken() -> UInt64 {
@@ -45,7 +46,9 @@ enum ActiveScopes {
 
     /// Makes `scope` active under the token it was made with.
     static func activate(_ scope: SingletonScope) {
-        slots[slot(of: scope.token)] = Slot(token: scope.token, singletons: scope.singletons, scope: scope)
+        let slot = slot(of: scope.token)
+        slots[slot] = Slot(token: scope.token, scope: scope)
+        ScopeReadTable.set(slot: slot, token: scope.token, singletons: scope.singletons)
         count += 1
     }
 
@@ -54,6 +57,7 @@ enum ActiveScopes {
         let slot = slot(of: token)
         if slots[slot].token == token {
             slots[slot] = Slot()
+            ScopeReadTable.set(slot: slot, token: 0, singletons: nil)
             count -= 1
         }
         freeSlots.append(slot)
@@ -64,13 +68,6 @@ enum ActiveScopes {
         let slot = slot(of: token)
         guard slot < slots.count, slots[slot].token == token else { return nil }
         return slots[slot].scope
-    }
-
-    /// The container of the active scope `token` names, or `nil` when it names none.
-    static func singletons(for token: UInt64) -> AppSingletons? {
-        let slot = slot(of: token)
-        guard slot < slots.count, slots[slot].token == token else { return nil }
-        return slots[slot].singletons
     }
 
     /// The active scopes, oldest first.

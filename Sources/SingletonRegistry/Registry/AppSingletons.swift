@@ -42,10 +42,7 @@ public final class AppSingletons {
     /// Modules declare an accessor that calls this subscript; code reads the accessor.
     @inlinable
     public subscript<Key: SingletonKey>(key: Key.Type) -> Key.Value {
-        get {
-            guard let box = boxForRead(ObjectIdentifier(key)) else { return holdLiveValue(of: key) }
-            return Self.value(in: box, of: key)
-        }
+        get { Self.value(in: heldBox(ObjectIdentifier(key)) ?? boxForRead(key), of: key) }
         set { replace(key, with: newValue) }
     }
 
@@ -61,24 +58,36 @@ public final class AppSingletons {
         storage.set(box)
     }
 
-    /// The box under the key with identifier `id`, after noting the read if it escaped an override scope.
+    /// The box under the key with identifier `id` when this container or those it stands in front of hold it and
+    /// the read cannot have escaped an override scope; `nil` sends the read to ``boxForRead(_:)``.
     ///
-    /// Not generic and not inlinable, so that the lookup compiles inside this module, where the optimizer sees
-    /// every access to `storage` and drops the dynamic exclusivity checks a read from another module would make.
+    /// It only looks: it releases nothing (`@_effects(releasenone)`, which lets the inlined read skip retaining
+    /// the container around the call). Not generic and not inlinable, so that the lookup compiles inside this
+    /// module, where the optimizer sees every access to `storage` and drops the dynamic exclusivity checks a read
+    /// from another module would make.
     ///
     /// Unretained: the container's storage owns the box, and nothing can replace it before the caller, running
     /// synchronously on ``RegistryActor``, has copied the value out.
+    @usableFromInline @_effects(releasenone)
+    func heldBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+        if enclosing == nil {
+            return ActiveScopes.count == 0 ? storage.unretainedBox(for: id) : nil
+        }
+        return enclosedBox(for: id)
+    }
+
+    /// The box under `key` when ``heldBox(_:)`` found none, after noting the read if it escaped an override scope;
+    /// where no container up to the process-wide one holds the key, this container is made to hold its live value
+    /// first.
     @usableFromInline
-    func boxForRead(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
-        if let box = storage.unretainedBox(for: id) {
+    func boxForRead(_ key: any SingletonKey.Type) -> Unmanaged<AnySingletonBox> {
+        let id = ObjectIdentifier(key)
+        if let box = enclosedBox(for: id) {
             if enclosing == nil, ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
             return box
         }
-        guard let enclosing else {
-            if ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
-            return nil
-        }
-        return enclosing.enclosedBox(for: id)
+        if enclosing == nil, ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
+        return Unmanaged.passUnretained(holdLiveBox(of: key))
     }
 
     /// The unretained box under `id` in this container or those it stands in front of, for a scope's read.
@@ -94,18 +103,20 @@ public final class AppSingletons {
         box._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonBox<Key>.self).value }
     }
 
-    /// Makes this container hold `key`'s live value (made now if the process has none yet) and returns it.
-    @usableFromInline
-    func holdLiveValue<Key: SingletonKey>(of key: Key.Type) -> Key.Value {
-        let box = LiveSingletons.box(for: key)
-        storage.set(box)
-        return box.value
+    /// Makes this container hold `key`'s live value (made now if the process has none yet) and returns its box.
+    private func holdLiveBox(of key: any SingletonKey.Type) -> AnySingletonBox {
+        func hold<Key: SingletonKey>(_ key: Key.Type) -> AnySingletonBox {
+            let box = LiveSingletons.box(for: key)
+            storage.set(box)
+            return box
+        }
+        return hold(key)
     }
 
     /// Makes this container hold each of `keys` (their live values, unless replaced), so that ``entries``,
     /// ``start()`` and ``shutdown()`` include them before anything reads them.
     public func declare(_ keys: any SingletonKey.Type...) {
-        for key in keys where box(for: ObjectIdentifier(key)) == nil { _ = holdLiveValue(of: key) }
+        for key in keys where box(for: ObjectIdentifier(key)) == nil { _ = holdLiveBox(of: key) }
     }
 
     /// Whether this container holds `key`, live or replaced.

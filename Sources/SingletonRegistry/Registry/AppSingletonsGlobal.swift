@@ -1,5 +1,8 @@
 /// The process-wide container, the one ``appSingletons`` returns outside every override scope.
-@RegistryActor @exclusivity(unchecked) var processWideSingletons = AppSingletons()
+@RegistryActor var processWideSingletons: AppSingletons {
+    get { ScopeReadTable.processWide }
+    set { ScopeReadTable.processWide = newValue }
+}
 
 /// The shared values, as code reaches them.
 ///
@@ -13,11 +16,15 @@
 /// active at all, a read skips the task-local lookup.
 @RegistryActor
 public var appSingletons: AppSingletons {
-    get {
-        guard ActiveScopes.count != 0, let scoped = ActiveScopes.singletons(for: SingletonScope.token) else {
-            return processWideSingletons
+    @inlinable _read {
+        let entries = ScopeReadTable.entries ?? ScopeReadTable.allocated()
+        var slot = 0
+        if ActiveScopes.count != 0 {
+            let token = ScopeReadTable.currentToken()
+            let tokenSlot = Int(truncatingIfNeeded: token & ActiveScopes.slotMask)
+            if tokenSlot < ScopeReadTable.capacity, entries[tokenSlot].token == token { slot = tokenSlot }
         }
-        return scoped
+        yield entries[slot].singletons!
     }
     set { processWideSingletons = newValue }
 }
