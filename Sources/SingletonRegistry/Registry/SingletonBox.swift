@@ -48,19 +48,3 @@ final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
     @RegistryActor override var dependencies: [any SingletonKey.Type] { Key.dependencies }
     @RegistryActor override var lifecycle: (any ManagedSingleton)? { LifecycleConformance.lifecycle(of: value) }
 }
-
-/// Whether each type of value seen so far conforms to ``ManagedSingleton``, so that the registry asks the runtime
-/// once per type: a failed dynamic cast to a protocol costs more than the rest of leaving a scope.
-@RegistryActor
-enum LifecycleConformance {
-    private static var conforms: [ObjectIdentifier: Bool] = [:]
-
-    /// `value` as a lifecycle participant, when its dynamic type is one.
-    static func lifecycle<Value>(of value: Value) -> (any ManagedSingleton)? {
-        let type = ObjectIdentifier(Swift.type(of: value) as Any.Type)
-        if conforms[type] == false { return nil }
-        let lifecycle = value as? any ManagedSingleton
-        conforms[type] = lifecycle != nil
-        return lifecycle
-    }
-}

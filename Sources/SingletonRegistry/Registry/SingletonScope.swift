@@ -9,8 +9,9 @@ public final class SingletonScope {
     /// The token of the current task's scope; `0` outside every scope.
     static var token: UInt64 { tokenLocal.get() }
 
-    /// The active scope of the current task, if any.
-    static var current: SingletonScope? { ActiveScopes.scope(for: token) }
+    /// The active scope of the current task, if any; while no scope is active, known without reading the
+    /// task-local.
+    static var current: SingletonScope? { ActiveScopes.count == 0 ? nil : ActiveScopes.scope(for: token) }
 
     /// Decides whether a read with no scope of its own counts as escaped; the testing library installs one.
     ///
@@ -73,10 +74,17 @@ public final class SingletonScope {
         return scope
     }
 
-    /// Deactivates the scope, then shuts down the values it replaced that have a lifecycle, in reverse order.
+    /// Deactivates the scope, and tells whether it replaced a value that has a lifecycle: synchronous, so that
+    /// leaving a scope that has nothing to shut down costs no asynchronous call.
     @usableFromInline
-    func exit() async {
+    func deactivate() -> Bool {
         ActiveScopes.release(token)
+        return singletons.ownBoxes.contains { !$0.isLive && $0.lifecycle != nil }
+    }
+
+    /// Shuts down the values this scope replaced that have a lifecycle, in reverse order.
+    @usableFromInline
+    func shutDownReplaced() async {
         for box in singletons.ownBoxes.reversed() where !box.isLive {
             await box.lifecycle?.shutdown()
         }

@@ -29,10 +29,10 @@ public func withSingletons<R>(
     do {
         let result = try await SingletonScope.tokenLocal.withValue(
             scope.token, operation: operation, isolation: isolation)
-        await scope.exit()
+        if await scope.deactivate() { await scope.shutDownReplaced() }
         return result
     } catch {
-        await scope.exit()
+        if await scope.deactivate() { await scope.shutDownReplaced() }
         throw error
     }
 }
