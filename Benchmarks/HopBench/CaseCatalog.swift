@@ -78,6 +78,12 @@ enum CaseCatalog {
             denominator: ["asyncstream.handoff"],
             limit: 1.5
         ),
+        RatioCheck(
+            "location.deliver.noSubscriber <= 4 x registry.hop",
+            numerator: ["location.deliver.noSubscriber"],
+            denominator: ["registry.hop"],
+            limit: 4
+        ),
         RatioCheck("actor.call / mutex.withLock", numerator: ["actor.call"], denominator: ["mutex.withLock"]),
         RatioCheck(
             "concurrent.call / nonsending.call", numerator: ["concurrent.call"], denominator: ["nonsending.call"]),
@@ -87,10 +93,5 @@ enum CaseCatalog {
             denominator: ["executor.default"]
         ),
         RatioCheck("mainactor.roundtrip / actor.call", numerator: ["mainactor.roundtrip"], denominator: ["actor.call"]),
-        RatioCheck(
-            "location.deliver.noSubscriber / registry.hop",
-            numerator: ["location.deliver.noSubscriber"],
-            denominator: ["registry.hop"]
-        ),
     ]
 }

@@ -17,15 +17,23 @@ open class LocationManager: ManagedSingleton {
     /// Where the manager is with its source.
     public private(set) var state: LocationState = .idle
     /// The latest fix, with or without a position.
-    public private(set) var lastFix: Fix?
+    ///
+    /// Observable together with ``fixCount``: both change in the one mutation each fix makes.
+    public var lastFix: Fix? {
+        access(keyPath: \.lastFix)
+        return latestFix
+    }
     /// The latest satellite view.
     public private(set) var satellites: SkyView?
     /// The source running now, if any.
     public private(set) var source: LocationSource?
     /// The last thing that went wrong with the source (a bad line from gpsd, a lost connection), until it recovers.
     public private(set) var lastProblem: String?
-    /// How many fixes were delivered since the manager was created.
-    public private(set) var fixCount = 0
+    /// How many fixes were delivered since the manager was created; observable together with ``lastFix``.
+    public var fixCount: Int {
+        access(keyPath: \.lastFix)
+        return deliveredFixes
+    }
 
     /// The source ``start()`` (the registry's lifecycle) runs; `nil` starts nothing.
     public var configuredSource: LocationSource?
@@ -43,6 +51,12 @@ open class LocationManager: ManagedSingleton {
     /// ``LocationState/reconnecting(source:attempt:reason:retryIn:)`` state ends with `(stalled)`.
     public var silenceTimeout: Duration? = .seconds(10)
 
+    /// ``lastFix`` and ``fixCount``, changed together under the one key path `\.lastFix`: one observable
+    /// mutation per fix instead of two, and no comparison of the old fix with the new one.
+    /// Unchecked for exclusivity: only the actor touches them, each in one assignment that calls nothing, and the
+    /// mutation's closure made every fix pay for a dynamic check (CONCURRENCY.md, "The open registry").
+    @ObservationIgnored @exclusivity(unchecked) private var latestFix: Fix?
+    @ObservationIgnored @exclusivity(unchecked) private var deliveredFixes = 0
     @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
     @ObservationIgnored private var session: Task<Void, Never>?
@@ -50,7 +64,9 @@ open class LocationManager: ManagedSingleton {
     /// Whether a staleness timer is pending (only while the state is fixed).
     var isWatchingForStaleness: Bool { staleWatch != nil }
     /// When the last fix came, on the clock the staleness watch runs on (``AppSingletons/clock``).
-    @ObservationIgnored private var lastFixInstant: (any InstantProtocol<Duration>)?
+    /// Unchecked for exclusivity like ``latestFix``: written once per fix, read by the staleness watch between its
+    /// sleeps, both on the actor and calling nothing while they access it.
+    @ObservationIgnored @exclusivity(unchecked) private var lastFixInstant: (any InstantProtocol<Duration>)?
 
     /// Creates a manager with no source.
     public nonisolated init() {}
@@ -103,19 +119,25 @@ open class LocationManager: ManagedSingleton {
     public var subscriberCount: Int { fixes.count }
 
     /// Makes `fix` the latest fix, updates the state, and sends the fix to every subscriber.
+    ///
+    /// The common case, another fix while fixed with nothing to clear, costs one observable mutation: the state and
+    /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
+    /// behind the observable properties), since `deliver` is no observer and need not register its reads.
     open func deliver(_ fix: Fix) {
-        lastFix = fix
-        fixCount += 1
+        withMutation(keyPath: \.lastFix) {
+            latestFix = fix
+            deliveredFixes += 1
+        }
         let clock = appSingletons.clock
         lastFixInstant = clock.now
-        // The common case, another fix while fixed, leaves the state alone without building a new one to compare.
-        let staysFixed = if case .fixed = state { fix.mode.hasPosition } else { false }
+        // Another fix while fixed leaves the state alone without building a new one to compare.
+        let staysFixed = if case .fixed = _state { fix.mode.hasPosition } else { false }
         if !staysFixed {
             let name = source?.description ?? "no source"
             transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
         }
-        if staleWatch == nil, case .fixed = state { staleWatch = Task { await self.watchForStaleness(on: clock) } }
-        if lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
+        if staleWatch == nil, case .fixed = _state { staleWatch = Task { await self.watchForStaleness(on: clock) } }
+        if _lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
     }
 

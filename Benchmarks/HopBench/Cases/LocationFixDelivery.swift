@@ -10,6 +10,12 @@ let sampleFix = Fix(
     longitude: -122.710178833, altitudeHAE: 82.4, altitudeMSL: 99.1, geoidSeparation: -16.7, speed: 0.043,
     track: 39.14, climb: 0.094, device: "/dev/ttyUSB0")
 
+/// The manager `location.deliver.noSubscriber` delivers to in every sample, as a daemon's one manager receives every
+/// fix. A manager per sample would measure something else: each arms its own staleness watch on its first fix, a
+/// task on the actor that sleeps `staleAfter` on a timer, so thousands of samples left thousands of timers that all
+/// fired on the actor five seconds later, in the middle of other samples (CONCURRENCY.md, "Measured costs").
+let deliveryManager = LocationManager()
+
 extension Cases {
     /// A fix decoded off the actor reaching a subscriber of `LocationManager.updates()`.
     ///
@@ -54,7 +60,7 @@ extension Cases {
         batched: "location.deliver.noSubscriber",
         summary: "pool task: await manager.deliver(fix) with no subscriber (hop + deliver's own work)"
     ) { operations in
-        let manager = identity(LocationManager())
+        let manager = identity(deliveryManager)
         var fix = identity(sampleFix)
         let start = MonotonicClock.now()
         for _ in 0..<operations {
