@@ -149,4 +149,9 @@ public final class AppSingletons {
 
     /// The boxes this container holds itself, in order (for a scope's container: what it set or read first).
     var ownBoxes: ContiguousArray<AnySingletonBox> { storage.boxes }
+
+    /// Whether a box this container holds itself satisfies `predicate`, without building ``ownBoxes``.
+    func ownBoxesContain(where predicate: (AnySingletonBox) -> Bool) -> Bool {
+        storage.contains(where: predicate)
+    }
 }

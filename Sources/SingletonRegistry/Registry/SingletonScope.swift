@@ -79,7 +79,7 @@ public final class SingletonScope {
     @usableFromInline
     func deactivate() -> Bool {
         ActiveScopes.release(token)
-        return singletons.ownBoxes.contains { !$0.isLive && $0.lifecycle != nil }
+        return singletons.ownBoxesContain { !$0.isLive && $0.lifecycle != nil }
     }
 
     /// Shuts down the values this scope replaced that have a lifecycle, in reverse order.

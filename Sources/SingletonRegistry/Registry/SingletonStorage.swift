@@ -4,11 +4,16 @@
 /// Past that, an open-addressing hash table of positions into `boxes`, hashed by the address of the key's type
 /// metadata (Fibonacci hashing, linear probing), finds a box by hashing one word and comparing one pointer in the
 /// common case, whatever the number of keys. Neither way uses `Hasher` or a dynamic cast.
+///
+/// The first box is kept inline and the others in an array, so that an override scope that replaces one value (what
+/// a test's trait usually does) allocates no array.
 struct SingletonStorage {
-    /// The boxes in the order their keys were added.
-    private(set) var boxes: ContiguousArray<AnySingletonBox> = []
-    /// Positions into `boxes`, `-1` where empty; empty while the boxes are few, then a power of two at least twice
-    /// `boxes.count`.
+    /// The box added first.
+    private var first: AnySingletonBox?
+    /// The boxes added after the first, in order.
+    private var others: ContiguousArray<AnySingletonBox> = []
+    /// Positions in the order of adding (0 is `first`), `-1` where empty; empty while the boxes are few, then a
+    /// power of two at least twice ``count``.
     private var slots: ContiguousArray<Int32> = []
     /// `64 - log2(slots.count)`: the shift that turns the hash's top bits into a slot.
     private var shift: UInt64 = 64
@@ -20,21 +25,51 @@ struct SingletonStorage {
         UInt64(UInt(bitPattern: Int(bitPattern: id))) &* 0x9E37_79B9_7F4A_7C15
     }
 
+    /// How many boxes there are.
+    var count: Int { first == nil ? 0 : 1 &+ others.count }
+
+    /// The boxes in the order their keys were added.
+    var boxes: ContiguousArray<AnySingletonBox> {
+        guard let first else { return [] }
+        var boxes: ContiguousArray = [first]
+        boxes.append(contentsOf: others)
+        return boxes
+    }
+
+    /// Whether some box satisfies `predicate`; unlike ``boxes``, builds no array.
+    func contains(where predicate: (AnySingletonBox) throws -> Bool) rethrows -> Bool {
+        guard let first else { return false }
+        return try predicate(first) || others.contains(where: predicate)
+    }
+
     /// The box under `id`, if any.
     func box(for id: ObjectIdentifier) -> AnySingletonBox? {
-        position(of: id).map { boxes[$0] }
+        position(of: id).map(box(at:))
     }
 
     /// The box under `id`, if any, unretained: valid while this storage is neither changed nor released.
     func unretainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard let position = position(of: id) else { return nil }
-        return Unmanaged.passUnretained(boxes[position])
+        if position == 0 { return Unmanaged.passUnretained(first.unsafelyUnwrapped) }
+        return Unmanaged.passUnretained(others[position &- 1])
     }
 
-    /// The position in `boxes` of the box under `id`, if any.
+    /// The box at `position` in the order of adding.
+    private func box(at position: Int) -> AnySingletonBox {
+        position == 0 ? first.unsafelyUnwrapped : others[position &- 1]
+    }
+
+    /// The key of the box at `position`, read without retaining the box.
+    private func id(at position: Int) -> ObjectIdentifier {
+        position == 0 ? first.unsafelyUnwrapped.id : others[position &- 1].id
+    }
+
+    /// The position in the order of adding of the box under `id`, if any.
     private func position(of id: ObjectIdentifier) -> Int? {
         if slots.isEmpty {
-            for position in boxes.indices where boxes[position].id == id { return position }
+            guard let first else { return nil }
+            if first.id == id { return 0 }
+            for index in others.indices where others[index].id == id { return index &+ 1 }
             return nil
         }
         let mask = slots.count &- 1
@@ -42,7 +77,7 @@ struct SingletonStorage {
         while true {
             let position = Int(truncatingIfNeeded: slots[slot])
             if position < 0 { return nil }
-            if boxes[position].id == id { return position }
+            if self.id(at: position) == id { return position }
             slot = (slot &+ 1) & mask
         }
     }
@@ -50,16 +85,16 @@ struct SingletonStorage {
     /// Puts `box` under its key, replacing a box there and keeping that key's place in the order.
     mutating func set(_ box: AnySingletonBox) {
         if let position = position(of: box.id) {
-            boxes[position] = box
+            if position == 0 { first = box } else { others[position &- 1] = box }
             return
         }
-        boxes.append(box)
+        if first == nil { first = box } else { others.append(box) }
         if slots.isEmpty {
-            if boxes.count > Self.linearLimit { rehash(capacity: 32) }
-        } else if boxes.count * 2 > slots.count {
+            if count > Self.linearLimit { rehash(capacity: 32) }
+        } else if count * 2 > slots.count {
             rehash(capacity: slots.count * 2)
         } else {
-            slots[emptySlot(for: box.id)] = Int32(boxes.count - 1)
+            slots[emptySlot(for: box.id)] = Int32(count - 1)
         }
     }
 
@@ -73,6 +108,6 @@ struct SingletonStorage {
     private mutating func rehash(capacity: Int) {
         slots = ContiguousArray(repeating: -1, count: capacity)
         shift = UInt64(64 - capacity.trailingZeroBitCount)
-        for (position, box) in boxes.enumerated() { slots[emptySlot(for: box.id)] = Int32(position) }
+        for position in 0..<count { slots[emptySlot(for: id(at: position))] = Int32(position) }
     }
 }
