@@ -20,7 +20,7 @@ open class LocationManager: ManagedSingleton {
     ///
     /// Observable together with ``fixCount``: both change in the one mutation each fix makes.
     public var lastFix: Fix? {
-        access(keyPath: \.lastFix)
+        access(keyPath: LocationManager.lastFixPath)
         return latestFix
     }
     /// The latest satellite view.
@@ -31,7 +31,7 @@ open class LocationManager: ManagedSingleton {
     public private(set) var lastProblem: String?
     /// How many fixes were delivered since the manager was created; observable together with ``lastFix``.
     public var fixCount: Int {
-        access(keyPath: \.lastFix)
+        access(keyPath: LocationManager.lastFixPath)
         return deliveredFixes
     }
 
@@ -57,6 +57,8 @@ open class LocationManager: ManagedSingleton {
     /// mutation's closure made every fix pay for a dynamic check (CONCURRENCY.md, "The open registry").
     @ObservationIgnored @exclusivity(unchecked) private var latestFix: Fix?
     @ObservationIgnored @exclusivity(unchecked) private var deliveredFixes = 0
+    /// `\.lastFix`, made once: a key-path literal is looked up in the runtime each time it is evaluated.
+    private static let lastFixPath = \LocationManager.lastFix
     @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
     @ObservationIgnored private var session: Task<Void, Never>?
@@ -124,7 +126,7 @@ open class LocationManager: ManagedSingleton {
     /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
     /// behind the observable properties), since `deliver` is no observer and need not register its reads.
     open func deliver(_ fix: Fix) {
-        withMutation(keyPath: \.lastFix) {
+        withMutation(keyPath: LocationManager.lastFixPath) {
             latestFix = fix
             deliveredFixes += 1
         }
