@@ -84,6 +84,8 @@ enum CaseCatalog {
             denominator: ["registry.hop"],
             limit: 4
         ),
+        RatioCheck("gpsd.parseTPV <= 1,500 ns", numerator: ["gpsd.parseTPV"], denominator: [], limit: 1_500),
+        RatioCheck("gpsd.parseSKY <= 6,000 ns", numerator: ["gpsd.parseSKY"], denominator: [], limit: 6_000),
         RatioCheck("actor.call / mutex.withLock", numerator: ["actor.call"], denominator: ["mutex.withLock"]),
         RatioCheck(
             "concurrent.call / nonsending.call", numerator: ["concurrent.call"], denominator: ["nonsending.call"]),
