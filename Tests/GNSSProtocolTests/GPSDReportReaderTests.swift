@@ -138,6 +138,32 @@ import Testing
         #"{"class":"SKY","satellites":{}}"#,
         #"{"class":"SKY","nSat":"many","hdop":0.9}"#,
         #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+        // Names read by one 8-byte load, and those that stop it: escapes, control bytes, DEL, non-ASCII, spacing.
+        #"{"class":"SKY","satellites":[{"PRN":1,"":2,"a\"b":3,"el\u0000":4,"az\#u{7F}":5,"ss\#u{E9}":6}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"el\#u{1F}":2,"used\#u{0}":true}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"el" :2,"az": 3,"used":true }]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"sigid":0,"health":1,"sigid":2}]}"#,
+        #"{"class":"TPV","mode":3,"geoidSep":1,"magtrack":2,"abcdefg":3,"abcdefgh":4,"abcdefghi":5}"#,
+        #"{"class":"TPV","mode":3,"lat":1,"la":2,"lat\#u{1F}":3}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1}],"x":1}"#,
+        // Whole numbers read straight into an Int, and those that are not.
+        #"{"class":"SKY","satellites":[{"PRN":123456789012345,"gnssid":-7,"svid":1.0}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1234567890123456}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":-0,"gnssid":0,"svid":1e2}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1E1,"gnssid":2.5}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1-}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":-}]}"#,
+        #"{"class":"TPV","mode":3"#,
+        #"{"class":"TPV","mode":3 } "#,
+        #"{"class":"TPV","mode":3,"lat":1."#,
+        #"{"class":"TPV","mode":3,"lat":1e}"#,
+        #"{"class":"TPV","mode":3,"lat":1e+}"#,
+        // Booleans read by one 4-byte load, at the end of the line and not.
+        #"{"class":"SKY","satellites":[{"PRN":1,"used":false},{"PRN":2,"used":tru}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"used":fals}]}"#,
+        #"{"class":"SKY","satellites":[{"PRN":1,"used":truex}]}"#,
+        #"{"class":"TPV","mode":3,"x":true}"#,
+        #"{"class":"TPV","mode":3,"x":false}"#,
     ])
     func edgeLinesAgree(_ line: String) {
         Self.agree(Array(line.utf8))
@@ -150,5 +176,8 @@ import Testing
         #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"x":1,"x":2}"#.utf8)))
         #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"lat":1.234567890123456}"#.utf8)))
         #expect(!Self.agree(Array(#"{"class":"TPV","mode":3,"device":"\/dev"}"#.utf8)))
+        #expect(Self.agree(Array(#"{"class":"SKY","satellites":[{"PRN":1,"sigid":0,"health":1}]}"#.utf8)))
+        #expect(Self.agree(Array(#"{"class":"SKY","satellites":[{"PRN":123456789012345,"used":false}]} "#.utf8)))
+        #expect(!Self.agree(Array(#"{"class":"SKY","satellites":[{"PRN":1,"sigid":0,"sigid":1}]}"#.utf8)))
     }
 }

@@ -92,10 +92,10 @@ public enum GPSDJSONWriter {
                 first = false
                 w.literal("{\"PRN\":")
                 w.int(s.prn)
-                w.number(",\"el\":", s.elevation, 1, &out)
-                w.number(",\"az\":", s.azimuth, 1, &out)
-                w.number(",\"ss\":", s.signalStrength, 1, &out)
-                w.literal(s.used ? ",\"used\":true" : ",\"used\":false")
+                w.tenths(",\"el\":", s.elevation, &out)
+                w.tenths(",\"az\":", s.azimuth, &out)
+                w.tenths(",\"ss\":", s.signalStrength, &out)
+                if s.used { w.literal(",\"used\":true") } else { w.literal(",\"used\":false") }
                 if let g = s.gnssID {
                     w.literal(",\"gnssid\":")
                     w.int(g)

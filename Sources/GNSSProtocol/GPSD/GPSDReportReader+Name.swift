@@ -29,6 +29,14 @@ extension GPSDReportReader {
                 return
             }
             if count < 8 { code &= (1 << UInt64(count * 8)) &- 1 }
+            self.init(code: code)
+        }
+
+        /// The name whose bytes (at most 8, none of them zero) are `code`, packed little-endian; `satellites`, too
+        /// long to pack, is never returned. Names of different lengths have different codes, as no name holds a
+        /// zero byte.
+        @inline(__always)
+        init(code: UInt64) {
             switch code {
             case 0x73_7361_6C63: self = .`class`  // "class"
             case 0x565054: self = .tpv  // "TPV"
@@ -74,7 +82,6 @@ extension GPSDReportReader {
             case 0x6465_7375: self = .used  // "used"
             default: self = .other
             }
-
         }
 
         /// The names seen in one object, to refuse a repeated one, as the general reader does: known names in a
@@ -91,16 +98,21 @@ extension GPSDReportReader {
             }
 
             /// Adds `name`, read from `range` of `bytes`; `false` when the object already had that name.
+            @inline(__always)
             mutating func insert(_ name: Name, at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-                if name == .other {
-                    let key = bytes[range]
-                    if others.contains(where: { bytes[$0].elementsEqual(key) }) { return false }
-                    others.append(range)
-                    return true
-                }
+                if name == .other { return insertOther(range, in: bytes) }
                 let bit: UInt64 = 1 << UInt64(name.rawValue)
                 defer { bits |= bit }
                 return bits & bit == 0
+            }
+
+            /// Adds a name the reader does not decode, by its bytes.
+            @inline(never)
+            private mutating func insertOther(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+                let key = bytes[range]
+                if others.contains(where: { bytes[$0].elementsEqual(key) }) { return false }
+                others.append(range)
+                return true
             }
         }
     }

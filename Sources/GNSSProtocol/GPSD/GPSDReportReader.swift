@@ -21,8 +21,18 @@ struct GPSDReportReader {
 
     /// `line` as a TPV or SKY message, or `nil` when the general reader must decide.
     static func message(_ line: UnsafeBufferPointer<UInt8>) -> GPSDMessage? {
+        // The line must end with `}` (then whitespace) for the reader to take it; checked first, it lets the
+        // scanning of numbers and names read on without checking the end (see ``number()``).
+        var last = line.count
+        trailing: while last > 0 {
+            switch line[last - 1] {
+            case 0x20, 0x09, 0x0A, 0x0D: last -= 1
+            default: break trailing
+            }
+        }
+        guard last > 0, line[last - 1] == UInt8(ascii: "}") else { return nil }
         var reader = GPSDReportReader(line)
-        guard reader.take(UInt8(ascii: "{")), let key = reader.key(), Name(key, in: line) == .class,
+        guard reader.take(UInt8(ascii: "{")), reader.member()?.name == .class,
             let className = reader.string()
         else { return nil }
         let message: GPSDMessage?
@@ -195,9 +205,7 @@ struct GPSDReportReader {
         var seen = Name.Set()
         if !take(UInt8(ascii: "}")) {
             repeat {
-                guard let key = key() else { return nil }
-                let name = Name(key, in: bytes)
-                guard seen.insert(name, at: key, in: bytes) else { return nil }
+                guard let (name, key) = member(), seen.insert(name, at: key, in: bytes) else { return nil }
                 switch name {
                 case .prn:
                     guard let value = integer() else { return nil }
@@ -234,11 +242,11 @@ struct GPSDReportReader {
     /// (or, with `failed` set, at anything else).
     private mutating func nextMember() -> Name? {
         if take(UInt8(ascii: "}")) { return nil }
-        guard take(UInt8(ascii: ",")), let key = key() else {
+        guard take(UInt8(ascii: ",")), let (name, key) = member() else {
             failed = true
             return nil
         }
         lastKey = key
-        return Name(key, in: bytes)
+        return name
     }
 }

@@ -6,8 +6,10 @@
 struct LineBuffer {
     static let capacity = 1_024
 
-    private let base: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    /// The buffer's storage, `capacity` bytes.
+    let base: UnsafeMutablePointer<UInt8>
+    /// How many bytes it holds.
+    var count = 0
 
     private init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
 
@@ -56,36 +58,6 @@ struct LineBuffer {
         fixed(value, decimals)
     }
 
-    /// At most 20 digits.
-    @inline(__always)
-    mutating func unsigned(_ value: UInt64) {
-        var digits = 1
-        var t = value
-        while t >= 10 {
-            t /= 10
-            digits &+= 1
-        }
-        var v = value
-        var k = count &+ digits &- 1
-        repeat {
-            base[k] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-            k &-= 1
-        } while v > 0
-        count &+= digits
-    }
-
-    /// At most 20 bytes.
-    @inline(__always)
-    mutating func int(_ value: Int) {
-        if value < 0 {
-            byte(0x2D)
-            unsigned(UInt64(value.magnitude))
-        } else {
-            unsigned(UInt64(value))
-        }
-    }
-
     /// Exactly `digits` digits of `value`, zero-padded.
     @inline(__always)
     private mutating func padded(_ value: Int, _ digits: Int) {
@@ -102,6 +74,26 @@ struct LineBuffer {
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`: 24 bytes.
     mutating func time(_ time: GNSSTime) {
         let c = time.components
+        if c.year >= 0, c.year <= 9_999 {
+            // Two digits per store; every component but the year is in range by construction.
+            pair(c.year / 100)
+            pair(c.year % 100)
+            byte(0x2D)
+            pair(c.month)
+            byte(0x2D)
+            pair(c.day)
+            byte(0x54)
+            pair(c.hour)
+            byte(0x3A)
+            pair(c.minute)
+            byte(0x3A)
+            pair(c.second)
+            byte(0x2E)
+            byte(0x30 &+ UInt8(truncatingIfNeeded: c.millisecond / 100))
+            pair(c.millisecond % 100)
+            byte(0x5A)
+            return
+        }
         padded(c.year, 4)
         byte(0x2D)
         padded(c.month, 2)
@@ -118,42 +110,20 @@ struct LineBuffer {
         byte(0x5A)
     }
 
-    /// `value` as C's `%.Nf` with N = `decimals` (0...12): at most 1 + 19 + 1 + 12 = 33 bytes.
-    mutating func fixed(_ value: Double, _ decimals: Int) {
-        guard value.isFinite else { return }
-        let d = max(0, min(decimals, 12))
-        var scale = 1.0
-        var intScale: UInt64 = 1
-        for _ in 0..<d {
-            scale *= 10
-            intScale *= 10
-        }
-        let magnitude = abs(value)
-        let scaled = (magnitude * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9.0e18 else {
-            // Beyond 64-bit fixed point: no real report has such numbers; write the integer part's magnitude.
-            if value < 0 { byte(0x2D) }
-            unsigned(UInt64(min(magnitude, 9.0e18)))
-            return
-        }
-        let units = UInt64(scaled)
-        if value < 0 && units != 0 { byte(0x2D) }
-        unsigned(units / intScale)
-        if d > 0 {
-            byte(0x2E)
-            var fraction = units % intScale
-            var k = count &+ d
-            while k > count {
-                k &-= 1
-                base[k] = 0x30 &+ UInt8(truncatingIfNeeded: fraction % 10)
-                fraction /= 10
-            }
-            count &+= d
-        }
-    }
-
     /// `text` as a JSON string with quotes and escapes, of any length.
     mutating func string(_ text: String, _ out: inout [UInt8]) {
+        // Text without anything to escape, as device names are, in one copy.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.count &+ 2 <= Self.capacity, !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
+            else { return false }
+            reserve(utf8.count &+ 2, &out)
+            byte(0x22)
+            if let source = utf8.baseAddress { (base + count).update(from: source, count: utf8.count) }
+            count &+= utf8.count
+            byte(0x22)
+            return true
+        }
+        if copied == true { return }
         reserve(1, &out)
         byte(0x22)
         for c in text.utf8 {
