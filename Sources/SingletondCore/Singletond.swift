@@ -1,5 +1,3 @@
-import Foundation
-
 /// The daemon's entry point, kept in a library so that tests can drive it.
 package enum Singletond {
     /// The version `singletond --version` prints.
@@ -40,7 +38,7 @@ package enum Singletond {
             writeError("singletond: \(error.message)\n\(Usage.text)")
             return Usage.exitStatus
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = System.environment()
         func client(_ options: ClientOptions) -> ControlClient {
             ControlClient(
                 path: ControlPath.resolve(options.control, environment: environment, userID: System.userID()),

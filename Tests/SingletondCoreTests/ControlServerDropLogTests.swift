@@ -17,7 +17,7 @@ import Testing
         let server = try ControlServer.bind(path: directory.file("c.sock"), logger: log.logger, clock: clock)
         // Replies wait until the test has closed the clients, so that every reply meets a closed connection.
         let gate = ReplyGate()
-        server.start { _, connection in
+        try server.start { _, connection in
             await gate.wait()
             connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
         }

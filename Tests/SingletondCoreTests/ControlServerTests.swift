@@ -27,7 +27,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("c.sock")
         let server = try ControlServer.bind(path: path, limits: limits, logger: logger, clock: TestClock())
-        server.start(handler: Self.handler)
+        try server.start(handler: Self.handler)
         try await body(server, path)
         await server.stop()
         #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed on stop")
@@ -137,7 +137,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("c.sock")
         let server = try ControlServer.bind(path: path, logger: logger, clock: TestClock())
-        server.start { request, _ in served.continuation.yield(request) }
+        try server.start { request, _ in served.continuation.yield(request) }
         do {
             let client = try #require(StreamClient(path: path))
             client.send("{\"cmd\":\"cancel\"}\n")
@@ -167,7 +167,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
 
         let live = try ControlServer.bind(path: path, logger: logger, clock: TestClock())
-        live.start(handler: Self.handler)
+        try live.start(handler: Self.handler)
         #expect(throws: ControlServerError.self) {
             try ControlServer.bind(path: path, logger: logger, clock: TestClock())
         }

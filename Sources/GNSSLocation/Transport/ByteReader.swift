@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import SingletonRegistry
 import Synchronization
@@ -60,9 +59,11 @@ package final class ByteReader: Sendable {
             return true
         }
         guard first else { return false }
-        let thread = Thread { [self] in run(handler) }
-        thread.name = "ByteReader \(channel.source)"
-        thread.start()
+        do throws(Errno) {
+            try System.startThread(named: "ByteReader \(channel.source)") { [self] in run(handler) }
+        } catch {
+            handler(.finished(.failed(SourceError(.read, source: channel.source.description, errorNumber: error.code))))
+        }
         return true
     }
 

@@ -18,6 +18,39 @@ struct AddressError: Error {
 /// makes the descriptor calls the two share (close, read, write, poll, fstat, pipe) through these. A call interrupted by a signal
 /// (`EINTR`) is made again, except `close(2)`, which Linux must not repeat. A failure throws ``Errno``.
 package enum System {
+    // MARK: Threads
+
+    /// Starts a detached thread that runs `body`, named `name` as far as the 15 bytes Linux keeps of a name.
+    ///
+    /// `pthread_create(3)` directly: `Foundation.Thread` would be the only reason for the daemon to load Foundation,
+    /// whose libraries take most of its start-up.
+    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+        let context = Unmanaged.passRetained(ThreadBody(name: name, body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+                System.nameCurrentThread(body.name)
+                body.run()
+                return nil
+            }, context)
+        guard status == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            throw Errno(code: status)
+        }
+        _ = pthread_detach(thread)
+    }
+
+    /// Names the calling thread through `/proc/thread-self/comm` (Glibc's `pthread_setname_np` is not visible to
+    /// Swift, and `prctl(2)` is variadic); a name is only for people reading `ps` or `/proc`, so failing is silent.
+    private static func nameCurrentThread(_ name: String) {
+        guard let fd = try? System.open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC) else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { try? System.write(fd, $0) }
+        System.close(fd)
+    }
+
     // MARK: Descriptors
 
     /// `open(2)`.
@@ -182,5 +215,19 @@ package enum System {
             let code = errno
             if code != EINTR { throw Errno(code: code) }
         }
+    }
+}
+
+/// What a thread started by ``System/startThread(named:_:)`` runs, handed to it through `pthread_create(3)`.
+private final class ThreadBody: Sendable {
+    /// The thread's name.
+    let name: String
+    /// The thread's work.
+    let run: @Sendable () -> Void
+
+    /// A thread named `name` that does `run`.
+    init(name: String, _ run: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.run = run
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Synchronization
@@ -82,15 +82,19 @@ package final class ControlServer: Sendable {
         System.close(wakeWrite)
     }
 
-    /// Starts accepting clients on a thread of its own; each request goes to `handler`.
-    package func start(handler: @escaping Handler) {
+    /// Starts accepting clients on a thread of its own; each request goes to `handler`. Throws when the system
+    /// refuses another thread, and then accepts nothing.
+    package func start(handler: @escaping Handler) throws(GNSSLocation.Errno) {
         state.withLock { state in
             state.handler = handler
             state.accepting = true
         }
-        let thread = Thread { [self] in self.run() }
-        thread.name = "singletond-control"
-        thread.start()
+        do throws(Errno) {
+            try System.startThread(named: "singletond-control") { [self] in self.run() }
+        } catch {
+            state.withLock { $0.accepting = false }
+            throw error
+        }
     }
 
     /// Stops accepting new clients and removes the socket file; connected clients stay until ``stop()``.

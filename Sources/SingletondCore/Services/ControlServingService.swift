@@ -26,7 +26,11 @@ package final class ControlServingService: SingletondService {
     package func start() async throws(SingletondStartError) {
         let server = control.server
         let responder = responder(server)
-        server.start { request, connection in await responder.respond(to: request, on: connection) }
+        do throws(Errno) {
+            try server.start { request, connection in await responder.respond(to: request, on: connection) }
+        } catch {
+            throw SingletondStartError("control socket: cannot start its thread: \(error)")
+        }
         notify.ready(status: await StatusReport.take(source: responder.source, clients: (0, 0)).summary)
         logger.info(readyLine)
         let notify = notify

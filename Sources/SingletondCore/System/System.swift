@@ -178,6 +178,25 @@ enum System {
         geteuid()
     }
 
+    /// The process's environment, as `environ` holds it (a variable without `=` is left out).
+    static func environment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// Starts a detached thread that runs `body`: the location code's call.
+    static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+        try GNSSLocation.System.startThread(named: name, body)
+    }
+
     /// The process ID (`getpid(2)`).
     static func processID() -> Int32 {
         getpid()
