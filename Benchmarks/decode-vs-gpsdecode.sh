@@ -10,9 +10,12 @@
 # It first times each tool on an empty input (RUNS times, medians) and prints that start-up, which every figure
 # includes: MIN_SENTENCES=500000 makes it weigh a tenth as much.
 # A benchmark, not a test: it never fails on speed.
-# Environment (optional): SINGLETOND=path uses that binary and builds nothing; SCRATCH_PATH=dir builds the release
-# binary with `swift build --scratch-path dir` instead of the default .build; MIN_SENTENCES=n as above; LOGS="a b"
-# restricts the per-log rows to logs whose file names (without .log) are listed.
+# It builds singletond as Documentation/Singletond.md installs it: release, with the Swift standard library linked
+# in (`--static-swift-stdlib`), into .build-static, so that the binary needs no toolchain and starts without loading
+# the runtime's shared libraries.
+# Environment (optional): SINGLETOND=path uses that binary and builds nothing; SCRATCH_PATH=dir builds into dir
+# instead of .build-static; MIN_SENTENCES=n as above; LOGS="a b" restricts the per-log rows to logs whose file names
+# (without .log) are listed.
 set -euo pipefail
 copies="${1:-200}"
 runs="${2:-5}"
@@ -23,12 +26,11 @@ samples=("$root/../shared/nmea-samples/"*.log)
 [ -e "${samples[0]}" ] || samples=("$root/Tests/Fixtures/NMEA/"*.nmea)
 if [ -n "${SINGLETOND:-}" ]; then
     ours="$SINGLETOND"
-elif [ -n "${SCRATCH_PATH:-}" ]; then
-    (cd "$root" && swift build -c release --scratch-path "$SCRATCH_PATH" --product singletond >/dev/null)
-    ours="$SCRATCH_PATH/release/singletond"
 else
-    (cd "$root" && swift build -c release --product singletond >/dev/null)
-    ours="$root/.build/release/singletond"
+    scratch="${SCRATCH_PATH:-$root/.build-static}"
+    (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product singletond \
+        >/dev/null)
+    ours="$scratch/release/singletond"
 fi
 [ -x "$ours" ] || { echo "not an executable: $ours" >&2; exit 1; }
 
