@@ -81,8 +81,8 @@ package enum DecodeCommand {
     }
 
     private static func decode(fd: Int32, name: String, device: String) -> Int32 {
-        let chunkSize = 1 << 20
-        let flushAt = 1 << 18
+        let chunkSize = 1 << 16
+        let flushAt = 1 << 16
         var decoder = NMEADecoder(device: device)
         var output: [UInt8] = []
         output.reserveCapacity(flushAt + 16_384)
