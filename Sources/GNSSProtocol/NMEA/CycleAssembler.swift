@@ -22,8 +22,15 @@ struct CycleAssembler: Sendable {
     var hasContent = false
     private var reported = false
     /// The previous cycle as it stood when the next one began, reported or not (gpsd's `oldfix`): the reference
-    /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL.
-    private var lastCycle: Fix?
+    /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL. Meaningful only when
+    /// `hasLastCycle`; kept unwrapped so that reading it and starting a cycle copy no `Fix`.
+    private var lastCycle = Fix()
+    /// Whether `lastCycle` holds a cycle.
+    private var hasLastCycle = false
+    /// The fixes reported so far (the decoder's `fixes` count).
+    private(set) var fixesReported = 0
+    /// The sky views reported so far (the decoder's `skyViews` count).
+    private(set) var skyViewsReported = 0
     /// Whether a DBT has been seen: gpsd's continuation mode (see the type's documentation).
     private(set) var continuation = false
     /// In continuation mode, whether `fix` is the cycle as of its last sentence without a time (what gpsd last
@@ -49,7 +56,8 @@ struct CycleAssembler: Sendable {
         timedSentence = true
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             reportUnreported(emit)
-            lastCycle = fix
+            swap(&lastCycle, &fix)
+            hasLastCycle = true
             fix = Fix(device: device)
             hasContent = false
             reported = false
@@ -93,8 +101,9 @@ struct CycleAssembler: Sendable {
 
     /// gpsd's speed of last resort: distance from the previous cycle's position over the time between them.
     private mutating func deriveSpeed() {
-        guard let prev = lastCycle, prev.mode >= .twoD, let t0 = prev.time, let t1 = fix.time, t1 > t0,
-            let lat0 = prev.latitude, let lon0 = prev.longitude, let lat1 = fix.latitude, let lon1 = fix.longitude,
+        guard hasLastCycle, lastCycle.mode >= .twoD, let t0 = lastCycle.time, let t1 = fix.time, t1 > t0,
+            let lat0 = lastCycle.latitude, let lon0 = lastCycle.longitude, let lat1 = fix.latitude,
+            let lon1 = fix.longitude,
             let metres = Geodesic.distance(from: (lat0, lon0), to: (lat1, lon1))
         else { return }
         let speed = metres * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
@@ -117,20 +126,24 @@ struct CycleAssembler: Sendable {
             out.altitudeMSL = nil
             out.climb = nil
         }
-        if out.mode == .threeD, let prev = lastCycle, prev.mode == .threeD, let t0 = prev.time,
+        if out.mode == .threeD, hasLastCycle, lastCycle.mode == .threeD, let t0 = lastCycle.time,
             let t1 = out.time,
-            let a0 = prev.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
+            let a0 = lastCycle.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
         {
             out.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         }
         reported = true
+        fixesReported += 1
         emit(.fix(out))
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
     mutating func finish(_ emit: (NMEAEvent) -> Void) {
         reportUnreported(emit)
-        if let view = sky.finish(time: fix.time) { emit(.sky(view)) }
+        if let view = sky.finish(time: fix.time) {
+            skyViewsReported += 1
+            emit(.sky(view))
+        }
     }
 
     /// Hands out a completed sky view before a sentence other than GSV/GSA is applied.
@@ -138,6 +151,7 @@ struct CycleAssembler: Sendable {
     mutating func otherSentence(_ emit: (NMEAEvent) -> Void) {
         if var view = sky.otherSentence(time: fix.time) {
             view.device = device
+            skyViewsReported += 1
             emit(.sky(view))
         }
     }
@@ -147,7 +161,7 @@ struct CycleAssembler: Sendable {
     /// Sets the mode a position sentence implies, never downgrading 3D to 2D while altitude is being reported.
     mutating func setMode(_ mode: FixMode) {
         if mode == .twoD,
-            fix.mode == .threeD || (lastCycle?.mode == .threeD && lastCycle?.altitudeMSL != nil)
+            fix.mode == .threeD || (hasLastCycle && lastCycle.mode == .threeD && lastCycle.altitudeMSL != nil)
         {
             fix.mode = .threeD
         } else {

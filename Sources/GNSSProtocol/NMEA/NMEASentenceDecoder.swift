@@ -2,8 +2,17 @@
 struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     /// Merges sentences into fixes and sky views.
     var cycle: CycleAssembler
+    /// Per-sentence counters (`decoded`, `badChecksum`, `unsupported`, `malformed`); the event counts live in
+    /// the assembler, which reports the events.
+    private var tallies = NMEAStatistics()
+
     /// Per-sentence counters (`decoded`, `badChecksum`, `unsupported`, `malformed`, `fixes`, `skyViews`).
-    var counts = NMEAStatistics()
+    var counts: NMEAStatistics {
+        var c = tallies
+        c.fixes = cycle.fixesReported
+        c.skyViews = cycle.skyViewsReported
+        return c
+    }
 
     init(device: String?) { cycle = CycleAssembler(device: device) }
 
@@ -19,21 +28,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
 
     /// Reports the cycle in progress and a pending sky view at the end of the input.
     mutating func finish(emit: (NMEAEvent) -> Void) {
-        var fixes = 0
-        var skies = 0
-        cycle.finish { Self.count($0, &fixes, &skies, emit) }
-        counts.fixes += fixes
-        counts.skyViews += skies
-    }
-
-    /// Counts an event and passes it on.
-    @inline(__always)
-    private static func count(_ event: NMEAEvent, _ fixes: inout Int, _ skies: inout Int, _ emit: (NMEAEvent) -> Void) {
-        switch event {
-        case .fix: fixes += 1
-        case .sky: skies += 1
-        }
-        emit(event)
+        cycle.finish(emit)
     }
 
     mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, emit: (NMEAEvent) -> Void) {
@@ -45,7 +40,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             let c = p[k]
             if c == 0x2A { break }
             if c < 0x20 || c > 0x7E {
-                counts.malformed += 1
+                tallies.malformed += 1
                 return
             }
             sum ^= c
@@ -54,37 +49,31 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         let bodyEnd = k
         if k < n {
             guard n - k >= 3, let hi = Self.hexValue(p[k + 1]), let lo = Self.hexValue(p[k + 2]) else {
-                counts.malformed += 1
+                tallies.malformed += 1
                 return
             }
             var t = k + 3
             while t < n, p[t] == 0x20 || p[t] == 0x09 { t += 1 }
             guard t == n else {
-                counts.malformed += 1
+                tallies.malformed += 1
                 return
             }
             guard hi << 4 | lo == sum else {
-                counts.badChecksum += 1
+                tallies.badChecksum += 1
                 return
             }
         }
         // Address: a two-letter talker and a three-letter type; `$P...` is proprietary, `!` is AIS.
         guard p[0] == 0x24, bodyEnd >= 6, p[1] != 0x50, bodyEnd == 6 || p[6] == 0x2C else {
-            counts.unsupported += 1
+            tallies.unsupported += 1
             // gpsd reports after any sentence it does not decode when in continuation mode.
             if p[0] == 0x24 && cycle.continuation { cycle.sentenceDone() }
             return
         }
-        // Events are counted in locals, not through `self`, so that the assembler is updated in place.
-        var fixes = 0
-        var skies = 0
-        defer {
-            counts.fixes += fixes
-            counts.skyViews += skies
-        }
-        let sink: (NMEAEvent) -> Void = { Self.count($0, &fixes, &skies, emit) }
+        // The assembler counts the events it reports, so `emit` is passed on as it is.
+        let sink = emit
         guard let type = NMEASentenceType.from(p[3], p[4], p[5]) else {
-            counts.unsupported += 1
+            tallies.unsupported += 1
             cycle.otherSentence(sink)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
             // gpsd does: the checksum's place is a field.
@@ -111,6 +100,6 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         case .zda: ok = cycle.applyZDA(fields, emit: sink)
         }
         cycle.sentenceDone()
-        if ok { counts.decoded += 1 } else { counts.malformed += 1 }
+        if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
     }
 }
