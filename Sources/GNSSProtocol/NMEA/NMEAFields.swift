@@ -22,7 +22,18 @@ struct NMEAFields {
         var count = 0
         let n = Swift.min(body.count, Int(UInt16.max) - 1)
         var i = 0
-        while i < n {
+        // Eight bytes at a time, taking the commas of each word in order; the last bytes one by one.
+        words: while i &+ 8 <= n {
+            var commas = NMEAWord.bytes(NMEAWord.load(base + i), equalTo: 0x2C)
+            while commas != 0 {
+                count += 1
+                starts[count] = UInt16(truncatingIfNeeded: i + (commas.trailingZeroBitCount >> 3) + 1)
+                if count == capacity { break words }
+                commas &= commas &- 1
+            }
+            i &+= 8
+        }
+        while i < n, count < capacity {
             if base[i] == 0x2C {
                 count += 1
                 starts[count] = UInt16(truncatingIfNeeded: i + 1)

@@ -36,6 +36,15 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         let n = s.count
         var sum: UInt8 = 0
         var k = 1
+        // Eight bytes at a time up to the first `*` or unprintable byte; the bytes from there on one by one.
+        var words: UInt64 = 0
+        while k &+ 8 <= n {
+            let w = NMEAWord.load(p + k)
+            if NMEAWord.bytes(w, equalTo: 0x2A) | NMEAWord.unprintableBytes(w) != 0 { break }
+            words ^= w
+            k &+= 8
+        }
+        sum = NMEAWord.xorOfBytes(words)
         while k < n {
             let c = p[k]
             if c == 0x2A { break }
