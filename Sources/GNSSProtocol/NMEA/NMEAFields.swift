@@ -187,32 +187,39 @@ struct NMEAFields {
         var mantissa: UInt64 = 0
         var significant = 0
         var fractionDigits = 0
-        var sawDigit = false
-        var sawPoint = false
+        var digits = 0
         var dropped = 0
+        // At most 18 significant digits, and at most 18 after the point (leading zeros of a fraction are not
+        // significant, so `0.000…01` would otherwise run past `powersOfTen`); later digits are below a Double's
+        // precision and are only checked. The integer part first, then the fraction, each in its own loop.
         while k < e {
-            let c = base[k]
-            if c == 0x2E {
-                if sawPoint { return nil }
-                sawPoint = true
+            let d = UInt64(base[k] &- 48)
+            if d > 9 { break }
+            if significant < 18 {
+                if mantissa != 0 || d != 0 { significant += 1 }
+                mantissa = mantissa * 10 + d
             } else {
-                let d = UInt64(c &- 48)
-                guard d <= 9 else { return nil }
-                sawDigit = true
-                // At most 18 significant digits, and at most 18 after the point (leading zeros of a fraction are
-                // not significant, so `0.000…01` would otherwise run past `powersOfTen`); later digits are below
-                // a Double's precision and are only checked.
-                if significant < 18, !sawPoint || fractionDigits < 18 {
-                    if mantissa != 0 || d != 0 { significant += 1 }
-                    mantissa = mantissa * 10 + d
-                    if sawPoint { fractionDigits += 1 }
-                } else if !sawPoint {
-                    dropped += 1
-                }
+                dropped += 1
             }
+            digits += 1
             k += 1
         }
-        guard sawDigit else { return nil }
+        if k < e {
+            guard base[k] == 0x2E else { return nil }
+            k += 1
+            while k < e {
+                let d = UInt64(base[k] &- 48)
+                guard d <= 9 else { return nil }
+                if significant < 18, fractionDigits < 18 {
+                    if mantissa != 0 || d != 0 { significant += 1 }
+                    mantissa = mantissa * 10 + d
+                    fractionDigits += 1
+                }
+                digits += 1
+                k += 1
+            }
+        }
+        guard digits > 0 else { return nil }
         var value = Double(mantissa)
         if fractionDigits > 0 { value /= powersOfTen[fractionDigits] }
         if dropped > 0 {
