@@ -90,12 +90,6 @@ package enum DecodeCommand {
         var failed = false
         var writeFailure: Errno?
 
-        let emit: (NMEAEvent) -> Void = { event in
-            switch event {
-            case .fix(let fix): GPSDJSONWriter.appendTPV(fix, to: &output)
-            case .sky(let view): GPSDJSONWriter.appendSKY(view, to: &output)
-            }
-        }
         while true {
             let count: Int
             do throws(Errno) {
@@ -109,7 +103,7 @@ package enum DecodeCommand {
             }
             if count == 0 { break }
             chunk.withUnsafeBytes {
-                decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), emit: emit)
+                decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) { append($0, to: &output) }
             }
             if output.count >= flushAt {
                 writeFailure = writeAll(1, output)
@@ -118,7 +112,7 @@ package enum DecodeCommand {
             }
         }
         if !failed && writeFailure == nil {
-            decoder.finish(emit: emit)
+            decoder.finish { append($0, to: &output) }
             writeFailure = writeAll(1, output)
         }
         if let writeFailure {
@@ -132,6 +126,16 @@ package enum DecodeCommand {
             + "fixes \(s.fixes), sky \(s.skyViews)\n"
         writeAll(2, Array(summary.utf8))
         return failed || writeFailure != nil ? 1 : 0
+    }
+
+    /// Appends the JSON line of `event` to `output`. Called from closures passed straight to the decoder, so that
+    /// `output` is not captured by an escaping closure and needs no dynamic exclusivity check per event.
+    @inline(__always)
+    private static func append(_ event: NMEAEvent, to output: inout [UInt8]) {
+        switch event {
+        case .fix(let fix): GPSDJSONWriter.appendTPV(fix, to: &output)
+        case .sky(let view): GPSDJSONWriter.appendSKY(view, to: &output)
+        }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes; the failure, or `nil` when all went out.
