@@ -5,20 +5,30 @@
 struct NMEAFields {
     /// The first byte of the sentence body (just after `$`).
     let base: UnsafePointer<UInt8>
-    /// Where each field starts; field `i` ends one byte (its comma) before field `i + 1` starts. 98 bytes on the
-    /// stack: cheap to build and to pass around (a sentence is at most 102 bytes, a body far below 65,535).
-    private var starts: InlineArray<49, UInt16>
+    /// Where each field starts; field `i` ends one byte (its comma) before field `i + 1` starts (a sentence is at
+    /// most 102 bytes, a body far below 65,535). Stack storage lent by ``with(_:_:)``: reading it copies nothing,
+    /// where an `InlineArray` property was copied whole for every subscript.
+    private let starts: UnsafeMutablePointer<UInt16>
     /// The number of fields, address included.
     private(set) var count: Int
 
     /// The most fields kept; later ones read as empty.
     static let capacity = 48
 
-    /// Splits `body` (the bytes between `$` and `*`) on commas.
-    init(_ body: UnsafeBufferPointer<UInt8>) {
+    /// Splits `body` (the bytes between `$` and `*`) on commas and passes the fields to `work`, with the field
+    /// table on the stack for the duration of the call.
+    @inline(__always)
+    static func with<R>(_ body: UnsafeBufferPointer<UInt8>, _ work: (NMEAFields) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity + 1) { table in
+            work(NMEAFields(body, starts: table.baseAddress!))
+        }
+    }
+
+    /// Splits `body` on commas into `starts`, which has room for ``capacity`` + 1 entries.
+    private init(_ body: UnsafeBufferPointer<UInt8>, starts: UnsafeMutablePointer<UInt16>) {
         let base = body.baseAddress!
         let capacity = Self.capacity
-        var starts = InlineArray<49, UInt16>(repeating: 0)
+        starts[0] = 0
         var count = 0
         let n = Swift.min(body.count, Int(UInt16.max) - 1)
         var i = 0

@@ -81,32 +81,33 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         }
         // The assembler counts the events it reports, so `emit` is passed on as it is.
         let sink = emit
+        let body = UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1)
         guard let type = NMEASentenceType.from(p[3], p[4], p[5]) else {
             tallies.unsupported += 1
             cycle.otherSentence(sink)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
             // gpsd does: the checksum's place is a field.
             if p[3] == 0x44, p[4] == 0x42, p[5] == 0x54,
-                NMEAFields(UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1)).count + (bodyEnd < n ? 1 : 0) >= 8
+                NMEAFields.with(body, \.count) + (bodyEnd < n ? 1 : 0) >= 8
             {
                 cycle.cycleContinuer()
             }
             cycle.sentenceDone()
             return
         }
-        let fields = NMEAFields(UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1))
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
         if type != .gsv && type != .gsa { cycle.otherSentence(sink) }
-        let ok: Bool
-        switch type {
-        case .gga: ok = cycle.applyGGA(fields, emit: sink)
-        case .rmc: ok = cycle.applyRMC(fields, emit: sink)
-        case .gll: ok = cycle.applyGLL(fields, emit: sink)
-        case .gns: ok = cycle.applyGNS(fields, emit: sink)
-        case .gsa: ok = cycle.applyGSA(fields, system: system)
-        case .gsv: ok = cycle.applyGSV(fields, system: system)
-        case .vtg: ok = cycle.applyVTG(fields)
-        case .zda: ok = cycle.applyZDA(fields, emit: sink)
+        let ok = NMEAFields.with(body) { fields in
+            switch type {
+            case .gga: cycle.applyGGA(fields, emit: sink)
+            case .rmc: cycle.applyRMC(fields, emit: sink)
+            case .gll: cycle.applyGLL(fields, emit: sink)
+            case .gns: cycle.applyGNS(fields, emit: sink)
+            case .gsa: cycle.applyGSA(fields, system: system)
+            case .gsv: cycle.applyGSV(fields, system: system)
+            case .vtg: cycle.applyVTG(fields)
+            case .zda: cycle.applyZDA(fields, emit: sink)
+            }
         }
         cycle.sentenceDone()
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
