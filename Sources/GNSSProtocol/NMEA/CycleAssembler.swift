@@ -22,11 +22,9 @@ struct CycleAssembler: Sendable {
     var hasContent = false
     private var reported = false
     /// The previous cycle as it stood when the next one began, reported or not (gpsd's `oldfix`): the reference
-    /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL. Meaningful only when
-    /// `hasLastCycle`; kept unwrapped so that reading it and starting a cycle copy no `Fix`.
-    private var lastCycle = Fix()
-    /// Whether `lastCycle` holds a cycle.
-    private var hasLastCycle = false
+    /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL. Only the fields those read,
+    /// so that starting a cycle copies no whole `Fix`.
+    private var lastCycle: PreviousCycle?
     /// The fixes reported so far (the decoder's `fixes` count).
     private(set) var fixesReported = 0
     /// The sky views reported so far (the decoder's `skyViews` count).
@@ -56,8 +54,7 @@ struct CycleAssembler: Sendable {
         timedSentence = true
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             reportUnreported(emit)
-            swap(&lastCycle, &fix)
-            hasLastCycle = true
+            lastCycle = PreviousCycle(fix)
             fix = Fix(device: device)
             hasContent = false
             reported = false
@@ -101,9 +98,8 @@ struct CycleAssembler: Sendable {
 
     /// gpsd's speed of last resort: distance from the previous cycle's position over the time between them.
     private mutating func deriveSpeed() {
-        guard hasLastCycle, lastCycle.mode >= .twoD, let t0 = lastCycle.time, let t1 = fix.time, t1 > t0,
-            let lat0 = lastCycle.latitude, let lon0 = lastCycle.longitude, let lat1 = fix.latitude,
-            let lon1 = fix.longitude,
+        guard let prev = lastCycle, prev.mode >= .twoD, let t0 = prev.time, let t1 = fix.time, t1 > t0,
+            let lat0 = prev.latitude, let lon0 = prev.longitude, let lat1 = fix.latitude, let lon1 = fix.longitude,
             let metres = Geodesic.distance(from: (lat0, lon0), to: (lat1, lon1))
         else { return }
         let speed = metres * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
@@ -126,15 +122,15 @@ struct CycleAssembler: Sendable {
             out.altitudeMSL = nil
             out.climb = nil
         }
-        if out.mode == .threeD, hasLastCycle, lastCycle.mode == .threeD, let t0 = lastCycle.time,
+        if out.mode == .threeD, let prev = lastCycle, prev.mode == .threeD, let t0 = prev.time,
             let t1 = out.time,
-            let a0 = lastCycle.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
+            let a0 = prev.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
         {
             out.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         }
         reported = true
         fixesReported += 1
-        emit(.fix(out))
+        emit(.fix(consume out))
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
@@ -161,7 +157,7 @@ struct CycleAssembler: Sendable {
     /// Sets the mode a position sentence implies, never downgrading 3D to 2D while altitude is being reported.
     mutating func setMode(_ mode: FixMode) {
         if mode == .twoD,
-            fix.mode == .threeD || (hasLastCycle && lastCycle.mode == .threeD && lastCycle.altitudeMSL != nil)
+            fix.mode == .threeD || (lastCycle?.mode == .threeD && lastCycle?.altitudeMSL != nil)
         {
             fix.mode = .threeD
         } else {
@@ -174,5 +170,28 @@ struct CycleAssembler: Sendable {
         fix.latitude = latitude
         fix.longitude = longitude
         hasContent = true
+    }
+}
+
+/// What a new cycle keeps of the previous one: the fields that derived speed, climb and mode read.
+struct PreviousCycle: Sendable {
+    /// The previous cycle's mode.
+    var mode: FixMode
+    /// The previous cycle's time.
+    var time: GNSSTime?
+    /// The previous cycle's latitude.
+    var latitude: Double?
+    /// The previous cycle's longitude.
+    var longitude: Double?
+    /// The previous cycle's altitude above mean sea level.
+    var altitudeMSL: Double?
+
+    /// The fields of `fix` that a later cycle reads.
+    init(_ fix: Fix) {
+        mode = fix.mode
+        time = fix.time
+        latitude = fix.latitude
+        longitude = fix.longitude
+        altitudeMSL = fix.altitudeMSL
     }
 }
