@@ -184,6 +184,32 @@ struct NMEAFields {
         1e18,
     ]
 
+    /// Parses `digits[.digits]` in `base[s..<e]` when it is at most 18 bytes long: then every digit is kept (no
+    /// more than 18 significant, fewer than 18 after the point), so `parseDouble`'s counting is not needed and the
+    /// result is the same.
+    @inline(__always)
+    private static func parseShortDouble(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
+        var mantissa: UInt64 = 0
+        var point = -1
+        var k = s
+        while k < e {
+            let c = base[k]
+            if c == 0x2E {
+                if point >= 0 { return nil }
+                point = k
+            } else {
+                let d = UInt64(c &- 48)
+                guard d <= 9 else { return nil }
+                mantissa = mantissa &* 10 &+ d
+            }
+            k &+= 1
+        }
+        let fractionDigits = point >= 0 ? e - point - 1 : 0
+        guard e - s - (point >= 0 ? 1 : 0) > 0 else { return nil }
+        let value = Double(mantissa)
+        return fractionDigits > 0 ? value / powersOfTen[fractionDigits] : value
+    }
+
     /// Parses `[+-]digits[.digits]` in `base[s..<e]`.
     @inline(__always)
     static func parseDouble(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
@@ -193,6 +219,9 @@ struct NMEAFields {
         if base[k] == 0x2D || base[k] == 0x2B {
             negative = base[k] == 0x2D
             k += 1
+        }
+        if e - k <= 18 {
+            return parseShortDouble(base, k, e).map { negative ? -$0 : $0 }
         }
         var mantissa: UInt64 = 0
         var significant = 0
