@@ -72,7 +72,11 @@ struct CycleAssembler: Sendable {
     /// without a time (all of it when it had none).
     private mutating func reportUnreported(_ emit: (NMEAEvent) -> Void) {
         guard hasContent && !reported else { return }
-        report(fixIsReportable ? fix : lastReportable ?? fix, emit)
+        if !fixIsReportable, let last = lastReportable {
+            report(last, emit)
+        } else {
+            report(fix, emit)
+        }
     }
 
     /// Reports the cycle when `type` is its learned ender (never in continuation mode).
@@ -106,9 +110,17 @@ struct CycleAssembler: Sendable {
         if speed <= 9_999.9 { fix.speed = speed }
     }
 
+    /// Reports `state` as gpsd would; the event is built straight from ``reported(_:previous:)``.
     private mutating func report(_ state: Fix, _ emit: (NMEAEvent) -> Void) {
+        reported = true
+        fixesReported += 1
+        emit(.fix(Self.reported(state, previous: lastCycle)))
+    }
+
+    /// `state` as gpsd reports it: no position, speed or track without a fix, no altitude without a 3D fix, and
+    /// the climb from the previous cycle's altitude.
+    private static func reported(_ state: Fix, previous: PreviousCycle?) -> Fix {
         var out = state
-        // As gpsd reports it: no position, speed or track without a fix, no altitude without a 3D fix.
         if out.mode < .twoD {
             out.latitude = nil
             out.longitude = nil
@@ -122,15 +134,13 @@ struct CycleAssembler: Sendable {
             out.altitudeMSL = nil
             out.climb = nil
         }
-        if out.mode == .threeD, let prev = lastCycle, prev.mode == .threeD, let t0 = prev.time,
+        if out.mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time,
             let t1 = out.time,
             let a0 = prev.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
         {
             out.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         }
-        reported = true
-        fixesReported += 1
-        emit(.fix(consume out))
+        return out
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
