@@ -55,7 +55,7 @@ struct CycleAssembler: Sendable {
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             reportUnreported(emit)
             lastCycle = PreviousCycle(fix)
-            fix = Fix(device: device)
+            fix.reset(device: device)
             hasContent = false
             reported = false
             fixIsReportable = false

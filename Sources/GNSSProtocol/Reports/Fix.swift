@@ -83,3 +83,34 @@ public struct Fix: Sendable, Hashable {
     /// The vertical accuracy in metres, as CoreLocation names it: gpsd's `epv`.
     public var verticalAccuracy: Double? { epv }
 }
+
+extension Fix {
+    /// Makes this `Fix(device: device)` in place: every measurement cleared, without building a new `Fix` and
+    /// copying it over this one (the NMEA decoder does this at every new cycle).
+    mutating func reset(device: String?) {
+        mode = .unknown
+        time = nil
+        latitude = nil
+        longitude = nil
+        altitudeHAE = nil
+        altitudeMSL = nil
+        geoidSeparation = nil
+        speed = nil
+        track = nil
+        magneticTrack = nil
+        magneticVariation = nil
+        climb = nil
+        status = nil
+        eph = nil
+        epv = nil
+        epx = nil
+        epy = nil
+        eps = nil
+        epc = nil
+        epd = nil
+        ept = nil
+        sep = nil
+        self.device = device
+        assert(self == Fix(device: device), "Fix.reset(device:) misses a stored property")
+    }
+}
