@@ -40,15 +40,22 @@ count_sentences() { grep -c '^[$!]' "$@" || true; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 time_ns() { local s e; s=$(date +%s%N); "$@" < "$input" > /dev/null 2>&1; e=$(date +%s%N); echo $((e - s)); }
 
-# Start-up: each tool on an empty input, interleaved.
+# Times both tools RUNS times on $input, interleaved: their median nanoseconds, in $o and $g.
+time_both() {
+    local ours_ns=() gpsd_ns=() r
+    for ((r = 0; r < runs; r++)); do
+        ours_ns+=("$(time_ns "$ours" decode -)")
+        gpsd_ns+=("$(time_ns gpsdecode)")
+    done
+    o=$(printf '%s\n' "${ours_ns[@]}" | median)
+    g=$(printf '%s\n' "${gpsd_ns[@]}" | median)
+}
+
+# Start-up: each tool on an empty input.
 : > "$input"
-ours_ns=(); gpsd_ns=()
-for ((r = 0; r < runs; r++)); do
-    ours_ns+=("$(time_ns "$ours" decode -)")
-    gpsd_ns+=("$(time_ns gpsdecode)")
-done
-o0=$(printf '%s\n' "${ours_ns[@]}" | median)
-g0=$(printf '%s\n' "${gpsd_ns[@]}" | median)
+time_both
+o0=$o
+g0=$g
 awk -v o="$o0" -v g="$g0" 'BEGIN { printf "start-up (empty input): singletond decode %.1f ms, gpsdecode %.1f ms\n", o / 1e6, g / 1e6 }'
 printf '%-34s %10s | %12s %8s | %12s %8s | %6s\n' "input (sentences)" "" "ours sent/s" "out MB/s" \
     "gpsdecode" "out MB/s" "ratio"
@@ -59,13 +66,7 @@ measure() {
     sentences=$(count_sentences "$input")
     ours_out=$("$ours" decode - < "$input" 2>/dev/null | wc -c)
     gpsd_out=$(gpsdecode < "$input" 2>/dev/null | wc -c)
-    ours_ns=(); gpsd_ns=()
-    for ((r = 0; r < runs; r++)); do
-        ours_ns+=("$(time_ns "$ours" decode -)")
-        gpsd_ns+=("$(time_ns gpsdecode)")
-    done
-    o=$(printf '%s\n' "${ours_ns[@]}" | median)
-    g=$(printf '%s\n' "${gpsd_ns[@]}" | median)
+    time_both
     ratio=$(awk -v o="$o" -v g="$g" 'BEGIN { printf "%.1f", g / o }')
     awk -v l="$label" -v n="$sentences" -v oo="$ours_out" -v go="$gpsd_out" -v o="$o" -v g="$g" 'BEGIN {
         printf "%-34s %10d | %12.0f %8.1f | %12.0f %8.1f | %5.1fx\n", l, n, n / (o / 1e9), oo / 1e6 / (o / 1e9),
