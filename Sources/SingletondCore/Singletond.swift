@@ -6,6 +6,8 @@ package enum Singletond {
     /// Runs the command line `arguments` (without the program name) as the `singletond` process and exits with
     /// its status; call it from a synchronous `main`, before any other thread exists.
     ///
+    /// `decode`, a filter that needs no concurrency, runs on the main thread itself: no thread is started for it.
+    ///
     /// When the arguments run the daemon, the main thread first blocks the signals the daemon handles, so that every
     /// thread inherits the block (see ``SignalHandler/blockSignals()``); the client commands keep the default
     /// actions, so Control-C ends `singletond watch`. ``main(_:)`` runs on the cooperative pool while the main
@@ -13,8 +15,9 @@ package enum Singletond {
     /// calls, waits in `sigsuspend(2)` with an empty mask, and the signals would reach that thread rather than the
     /// daemon's signal sources.
     package static func runProcess(_ arguments: [String]) -> Never {
+        if arguments.first == "decode" { System.exit(DecodeCommand.run(Array(arguments.dropFirst()))) }
         var signals: SignalHandler?
-        if arguments.first != "decode", case .run = try? CommandLineParser.parse(arguments) {
+        if case .run = try? CommandLineParser.parse(arguments) {
             SignalHandler.blockSignals()
             signals = SignalHandler()
         }
