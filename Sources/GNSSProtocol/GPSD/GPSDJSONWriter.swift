@@ -9,107 +9,16 @@ public enum GPSDJSONWriter {
     public static func appendTPV(
         _ fix: Fix, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
-        LineBuffer.with(&out) { w, out in
-            w.reserve(64, &out)
-            w.literal("{\"class\":\"TPV\"")
-            if let device = device ?? fix.device {
-                w.literal(",\"device\":")
-                w.string(device, &out)
-            }
-            w.reserve(96, &out)
-            if let status = fix.status, status >= 2 {
-                w.literal(",\"status\":")
-                w.int(status)
-            }
-            w.literal(",\"mode\":")
-            w.int(fix.mode.rawValue)
-            if let time = fix.time {
-                w.literal(",\"time\":\"")
-                w.time(time)
-                w.byte(0x22)
-            }
-            w.number(",\"ept\":", fix.ept, 3, &out)
-            w.number(",\"lat\":", fix.latitude, 9, &out)
-            w.number(",\"lon\":", fix.longitude, 9, &out)
-            w.number(",\"altHAE\":", fix.altitudeHAE, 4, &out)
-            w.number(",\"altMSL\":", fix.altitudeMSL, 4, &out)
-            w.number(",\"alt\":", fix.altitudeMSL, 4, &out)
-            w.number(",\"epx\":", fix.epx, 3, &out)
-            w.number(",\"epy\":", fix.epy, 3, &out)
-            w.number(",\"epv\":", fix.epv, 3, &out)
-            w.number(",\"track\":", fix.track, 4, &out)
-            w.number(",\"magtrack\":", fix.magneticTrack, 4, &out)
-            w.number(",\"magvar\":", fix.magneticVariation, 1, &out)
-            w.number(",\"speed\":", fix.speed, 3, &out)
-            w.number(",\"climb\":", fix.climb, 3, &out)
-            w.number(",\"epd\":", fix.epd, 4, &out)
-            w.number(",\"eps\":", fix.eps, 2, &out)
-            w.number(",\"epc\":", fix.epc, 2, &out)
-            w.number(",\"geoidSep\":", fix.geoidSeparation, 3, &out)
-            w.number(",\"eph\":", fix.eph, 3, &out)
-            w.number(",\"sep\":", fix.sep, 3, &out)
-            w.reserve(2, &out)
-            w.byte(0x7D)
-            if newline { w.byte(0x0A) }
-        }
+        var writer = GPSDReportWriter()
+        writer.appendTPV(fix, device: device, newline: newline, to: &out)
     }
 
     /// Appends one SKY line for `view`, ending with `\n` when `newline` is true. `device` overrides `view.device`.
     public static func appendSKY(
         _ view: SkyView, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
-        LineBuffer.with(&out) { w, out in
-            w.reserve(64, &out)
-            w.literal("{\"class\":\"SKY\"")
-            if let device = device ?? view.device {
-                w.literal(",\"device\":")
-                w.string(device, &out)
-            }
-            if let time = view.time {
-                w.reserve(40, &out)
-                w.literal(",\"time\":\"")
-                w.time(time)
-                w.byte(0x22)
-            }
-            w.number(",\"xdop\":", view.xdop, 2, &out)
-            w.number(",\"ydop\":", view.ydop, 2, &out)
-            w.number(",\"vdop\":", view.vdop, 2, &out)
-            w.number(",\"tdop\":", view.tdop, 2, &out)
-            w.number(",\"hdop\":", view.hdop, 2, &out)
-            w.number(",\"gdop\":", view.gdop, 2, &out)
-            w.number(",\"pdop\":", view.pdop, 2, &out)
-            w.reserve(80, &out)
-            w.literal(",\"nSat\":")
-            w.int(view.satellitesInView)
-            w.literal(",\"uSat\":")
-            w.int(view.satellitesUsed)
-            w.literal(",\"satellites\":[")
-            var first = true
-            for s in view.satellites {
-                // One satellite: at most 5 integers (20 bytes each), 3 numbers (40 each) and 70 bytes of names.
-                w.reserve(300, &out)
-                if !first { w.byte(0x2C) }
-                first = false
-                w.literal("{\"PRN\":")
-                w.int(s.prn)
-                w.tenths(",\"el\":", s.elevation, &out)
-                w.tenths(",\"az\":", s.azimuth, &out)
-                w.tenths(",\"ss\":", s.signalStrength, &out)
-                if s.used { w.literal(",\"used\":true") } else { w.literal(",\"used\":false") }
-                if let g = s.gnssID {
-                    w.literal(",\"gnssid\":")
-                    w.int(g)
-                }
-                if let v = s.svID {
-                    w.literal(",\"svid\":")
-                    w.int(v)
-                }
-                w.byte(0x7D)
-            }
-            w.reserve(4, &out)
-            w.literal("]}")
-            if newline { w.byte(0x0A) }
-        }
+        var writer = GPSDReportWriter()
+        writer.appendSKY(view, device: device, newline: newline, to: &out)
     }
 
     /// Appends `time` in gpsd's form, `YYYY-MM-DDTHH:MM:SS.sssZ`, without quotes.

@@ -110,6 +110,41 @@ struct LineBuffer {
         byte(0x5A)
     }
 
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, as ``time(_:)`` writes it, with the date part from `dates` when it holds the
+    /// same day (24 bytes, and the caller has reserved at least 25).
+    mutating func time(_ time: GNSSTime, _ dates: inout DatePrefixCache) {
+        let ms = time.millisecondsSince1970
+        let day = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+        guard dates.day == day || dates.update(day) else { return self.time(time) }
+        dates.write(to: base + count)
+        count &+= 11
+        let msOfDay = Int(ms - day * 86_400_000)
+        pair(msOfDay / 3_600_000)
+        byte(0x3A)
+        pair(msOfDay / 60_000 % 60)
+        byte(0x3A)
+        pair(msOfDay / 1_000 % 60)
+        byte(0x2E)
+        let millisecond = msOfDay % 1_000
+        byte(0x30 &+ UInt8(truncatingIfNeeded: millisecond / 100))
+        pair(millisecond % 100)
+        byte(0x5A)
+    }
+
+    /// `bytes` as they are, of any length.
+    mutating func bytes(_ bytes: [UInt8], _ out: inout [UInt8]) {
+        guard bytes.count <= Self.capacity else {
+            flush(&out)
+            out.append(contentsOf: bytes)
+            return
+        }
+        reserve(bytes.count, &out)
+        bytes.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { (base + count).update(from: start, count: source.count) }
+        }
+        count &+= bytes.count
+    }
+
     /// `text` as a JSON string with quotes and escapes, of any length.
     mutating func string(_ text: String, _ out: inout [UInt8]) {
         // Text without anything to escape, as device names are, in one copy.

@@ -84,6 +84,7 @@ package enum DecodeCommand {
         let chunkSize = 1 << 16
         let flushAt = 1 << 16
         var decoder = NMEADecoder(device: device)
+        var writer = GPSDReportWriter()
         var output: [UInt8] = []
         output.reserveCapacity(flushAt + 16_384)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
@@ -103,7 +104,7 @@ package enum DecodeCommand {
             }
             if count == 0 { break }
             chunk.withUnsafeBytes {
-                decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) { append($0, to: &output) }
+                decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) { append($0, &writer, to: &output) }
             }
             if output.count >= flushAt {
                 writeFailure = writeAll(1, output)
@@ -112,7 +113,7 @@ package enum DecodeCommand {
             }
         }
         if !failed && writeFailure == nil {
-            decoder.finish { append($0, to: &output) }
+            decoder.finish { append($0, &writer, to: &output) }
             writeFailure = writeAll(1, output)
         }
         if let writeFailure {
@@ -131,10 +132,10 @@ package enum DecodeCommand {
     /// Appends the JSON line of `event` to `output`. Called from closures passed straight to the decoder, so that
     /// `output` is not captured by an escaping closure and needs no dynamic exclusivity check per event.
     @inline(__always)
-    private static func append(_ event: NMEAEvent, to output: inout [UInt8]) {
+    private static func append(_ event: NMEAEvent, _ writer: inout GPSDReportWriter, to output: inout [UInt8]) {
         switch event {
-        case .fix(let fix): GPSDJSONWriter.appendTPV(fix, to: &output)
-        case .sky(let view): GPSDJSONWriter.appendSKY(view, to: &output)
+        case .fix(let fix): writer.appendTPV(fix, to: &output)
+        case .sky(let view): writer.appendSKY(view, to: &output)
         }
     }
 

@@ -79,9 +79,10 @@ package final class RegistryService: SingletondService {
         let (output, server) = (output.output, control.server)
         return Task {
             var line: [UInt8] = []
+            var writer = GPSDReportWriter()
             for await update in updates {
                 line.removeAll(keepingCapacity: true)
-                GPSDJSONWriter.appendTPV(update.fix, to: &line)
+                writer.appendTPV(update.fix, to: &line)
                 output.write(line)
                 server.broadcast(line)
             }
