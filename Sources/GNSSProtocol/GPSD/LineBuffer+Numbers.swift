@@ -25,13 +25,18 @@ extension LineBuffer {
             byte(0x30 &+ UInt8(truncatingIfNeeded: value))
             return
         }
-        var digits = 2
+        // Counted by comparisons, four digits per division: the whole parts written are mostly below 10,000.
+        var digits = 1
         var t = value
-        while t >= 100 {
-            t /= 100
-            digits &+= 2
+        while t >= 10_000 {
+            t /= 10_000
+            digits &+= 4
         }
-        if t < 10 { digits &-= 1 }
+        if t >= 100 {
+            digits &+= t >= 1_000 ? 3 : 2
+        } else if t >= 10 {
+            digits &+= 1
+        }
         digitsRightToLeft(value, digits)
         count &+= digits
     }
@@ -39,10 +44,23 @@ extension LineBuffer {
     /// `value` (0...99) as two digits.
     @inline(__always)
     mutating func pair(_ value: Int) {
-        let (tens, ones) = UInt16(truncatingIfNeeded: value).quotientAndRemainder(dividingBy: 10)
-        // The two digits as one little-endian store: tens first.
-        UnsafeMutableRawPointer(base + count).storeBytes(of: (0x3030 | tens | ones &<< 8).littleEndian, as: UInt16.self)
+        storePair(UInt64(truncatingIfNeeded: value), at: count)
         count &+= 2
+    }
+
+    /// "00" to "99", two bytes each: the digits of `n` are the two bytes at `2 * n`.
+    @inline(__always)
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// The two digits of `value` (0...99) at `base + offset`.
+    @inline(__always)
+    private func storePair(_ value: UInt64, at offset: Int) {
+        // In bounds: `value` < 100, so the two bytes read are within the 200 of `digitPairs`.
+        let digits = UnsafeRawPointer(Self.digitPairs.utf8Start + Int(truncatingIfNeeded: value &* 2))
+            .loadUnaligned(as: UInt16.self)
+        UnsafeMutableRawPointer(base + offset).storeBytes(of: digits, as: UInt16.self)
     }
 
     /// The last `digits` digits of `value`, zero-padded, at `count ..< count + digits`; `count` is left as it was.
@@ -52,10 +70,8 @@ extension LineBuffer {
         var v = value
         while k &- count >= 2 {
             let (rest, pair) = v.quotientAndRemainder(dividingBy: 100)
-            let (tens, ones) = UInt16(truncatingIfNeeded: pair).quotientAndRemainder(dividingBy: 10)
             k &-= 2
-            // The two digits as one little-endian store: tens first.
-            UnsafeMutableRawPointer(base + k).storeBytes(of: (0x3030 | tens | ones &<< 8).littleEndian, as: UInt16.self)
+            storePair(pair, at: k)
             v = rest
         }
         if k > count { base[count] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10) }
@@ -76,6 +92,7 @@ extension LineBuffer {
     ///
     /// The magnitude times 10^N is rounded half away from zero to a whole number of units, whose digits are then
     /// written right to left with the point N digits from the end (zeros in front when it has fewer).
+    @inline(__always)
     mutating func fixed(_ value: Double, _ decimals: Int) {
         guard value.isFinite else { return }
         let d = max(0, min(decimals, 12))
