@@ -42,7 +42,7 @@ struct CycleAssembler: Sendable {
     /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
     private var timedSentence = false
     /// The device name put in every fix and view.
-    var device: String?
+    let device: String?
 
     init(device: String? = nil) { self.device = device }
 
@@ -59,7 +59,9 @@ struct CycleAssembler: Sendable {
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             reportUnreported(emit)
             lastCycle = PreviousCycle(fix)
-            fix.reset(device: device)
+            fix.clearMeasurements()
+            // The device is put in at the first cycle (a fix reported before any has none) and stays.
+            if fix.device == nil { fix.device = device }
             hasContent = false
             reported = false
             fixIsReportable = false
