@@ -125,8 +125,8 @@ struct CycleAssembler: Sendable {
     }
 
     /// Emits `state` as gpsd reports it. The fields gpsd leaves out are masked in `state` itself for the call and
-    /// put back after it, so that the only copy of the fix is the one into the event; `emit` cannot see the
-    /// masked state, as it has no access to the assembler while it runs.
+    /// put back after it, so that no masked copy of the whole fix is built before the event's own; `emit` cannot
+    /// see the masked state, as it has no access to the assembler while it runs.
     @inline(__always)
     private static func report(_ state: inout Fix, previous: PreviousCycle?, _ emit: (NMEAEvent) -> Void) {
         let kept = state.maskForReport(previous: previous)
