@@ -34,11 +34,15 @@ struct CycleAssembler: Sendable {
     /// In continuation mode, whether `fix` is the cycle as of its last sentence without a time (what gpsd last
     /// reported); once a timestamped sentence of the same cycle changes it, that state is kept in `lastReportable`.
     private var fixIsReportable = false
-    private var lastReportable: Fix?
+    /// The kept state, meaningful while `hasLastReportable`. Not an optional `Fix`: clearing or testing that
+    /// would move the whole fix through memory at every new cycle.
+    private var lastReportable = Fix()
+    /// Whether `lastReportable` holds this cycle's kept state.
+    private var hasLastReportable = false
     /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
     private var timedSentence = false
     /// The device name put in every fix and view.
-    var device: String?
+    let device: String?
 
     init(device: String? = nil) { self.device = device }
 
@@ -55,14 +59,17 @@ struct CycleAssembler: Sendable {
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             reportUnreported(emit)
             lastCycle = PreviousCycle(fix)
-            fix.reset(device: device)
+            fix.clearMeasurements()
+            // The device is put in at the first cycle (a fix reported before any has none) and stays.
+            if fix.device == nil { fix.device = device }
             hasContent = false
             reported = false
             fixIsReportable = false
-            lastReportable = nil
+            hasLastReportable = false
         } else if fixIsReportable {
             // This sentence is about to change the state gpsd last reported: keep that state first.
             lastReportable = fix
+            hasLastReportable = true
             fixIsReportable = false
         }
         if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
@@ -72,17 +79,13 @@ struct CycleAssembler: Sendable {
     /// without a time (all of it when it had none).
     private mutating func reportUnreported(_ emit: (NMEAEvent) -> Void) {
         guard hasContent && !reported else { return }
-        if !fixIsReportable, let last = lastReportable {
-            report(last, emit)
-        } else {
-            report(fix, emit)
-        }
+        report(last: !fixIsReportable && hasLastReportable, emit)
     }
 
     /// Reports the cycle when `type` is its learned ender (never in continuation mode).
     mutating func endIfEnder(_ type: NMEASentenceType, emit: (NMEAEvent) -> Void) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
-        if detector.ends(type) && !reported && hasContent && !continuation { report(fix, emit) }
+        if detector.ends(type) && !reported && hasContent && !continuation { report(last: false, emit) }
     }
 
     /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
@@ -110,37 +113,25 @@ struct CycleAssembler: Sendable {
         if speed <= 9_999.9 { fix.speed = speed }
     }
 
-    /// Reports `state` as gpsd would; the event is built straight from ``reported(_:previous:)``.
-    private mutating func report(_ state: Fix, _ emit: (NMEAEvent) -> Void) {
+    /// Reports the cycle's state as gpsd would: `lastReportable` when `last`, else `fix`.
+    private mutating func report(last: Bool, _ emit: (NMEAEvent) -> Void) {
         reported = true
         fixesReported += 1
-        emit(.fix(Self.reported(state, previous: lastCycle)))
+        if last {
+            Self.report(&lastReportable, previous: lastCycle, emit)
+        } else {
+            Self.report(&fix, previous: lastCycle, emit)
+        }
     }
 
-    /// `state` as gpsd reports it: no position, speed or track without a fix, no altitude without a 3D fix, and
-    /// the climb from the previous cycle's altitude.
-    private static func reported(_ state: Fix, previous: PreviousCycle?) -> Fix {
-        var out = state
-        if out.mode < .twoD {
-            out.latitude = nil
-            out.longitude = nil
-            out.speed = nil
-            out.track = nil
-            out.magneticTrack = nil
-            out.status = nil
-        }
-        if out.mode < .threeD {
-            out.altitudeHAE = nil
-            out.altitudeMSL = nil
-            out.climb = nil
-        }
-        if out.mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time,
-            let t1 = out.time,
-            let a0 = prev.altitudeMSL, let a1 = out.altitudeMSL, t1 > t0
-        {
-            out.climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
-        }
-        return out
+    /// Emits `state` as gpsd reports it. The fields gpsd leaves out are masked in `state` itself for the call and
+    /// put back after it, so that no masked copy of the whole fix is built before the event's own; `emit` cannot
+    /// see the masked state, as it has no access to the assembler while it runs.
+    @inline(__always)
+    private static func report(_ state: inout Fix, previous: PreviousCycle?, _ emit: (NMEAEvent) -> Void) {
+        let kept = state.maskForReport(previous: previous)
+        emit(.fix(state))
+        state.restore(kept)
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
@@ -203,5 +194,69 @@ struct PreviousCycle: Sendable {
         latitude = fix.latitude
         longitude = fix.longitude
         altitudeMSL = fix.altitudeMSL
+    }
+}
+
+/// The fields of a ``Fix`` that gpsd may leave out of, or derive for, a report.
+struct ReportMaskedFields: Sendable {
+    /// The fix's latitude.
+    var latitude: Double?
+    /// The fix's longitude.
+    var longitude: Double?
+    /// The fix's speed.
+    var speed: Double?
+    /// The fix's true track.
+    var track: Double?
+    /// The fix's magnetic track.
+    var magneticTrack: Double?
+    /// The fix's status.
+    var status: Int?
+    /// The fix's height above the ellipsoid.
+    var altitudeHAE: Double?
+    /// The fix's height above mean sea level.
+    var altitudeMSL: Double?
+    /// The fix's climb.
+    var climb: Double?
+}
+
+extension Fix {
+    /// Makes this fix what gpsd reports for it: no position, speed or track without a fix, no altitude without a
+    /// 3D fix, and the climb from the previous cycle's altitude. Returns what ``restore(_:)`` needs to undo it.
+    mutating func maskForReport(previous: PreviousCycle?) -> ReportMaskedFields {
+        let kept = ReportMaskedFields(
+            latitude: latitude, longitude: longitude, speed: speed, track: track, magneticTrack: magneticTrack,
+            status: status, altitudeHAE: altitudeHAE, altitudeMSL: altitudeMSL, climb: climb)
+        if mode < .twoD {
+            latitude = nil
+            longitude = nil
+            speed = nil
+            track = nil
+            magneticTrack = nil
+            status = nil
+        }
+        if mode < .threeD {
+            altitudeHAE = nil
+            altitudeMSL = nil
+            climb = nil
+        }
+        if mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time, let t1 = time,
+            let a0 = prev.altitudeMSL, let a1 = altitudeMSL, t1 > t0
+        {
+            climb = (a1 - a0) * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
+        }
+        return kept
+    }
+
+    /// Puts back the fields ``maskForReport(previous:)`` changed.
+    mutating func restore(_ kept: ReportMaskedFields) {
+        latitude = kept.latitude
+        longitude = kept.longitude
+        speed = kept.speed
+        track = kept.track
+        magneticTrack = kept.magneticTrack
+        status = kept.status
+        altitudeHAE = kept.altitudeHAE
+        altitudeMSL = kept.altitudeMSL
+        climb = kept.climb
     }
 }

@@ -12,6 +12,11 @@ struct NMEAClock: Sendable {
     private var lastTimeOfDay: Int?
     private var zdaCentury: Int?
     private var lastYear: Int?
+    /// The last civil date set, packed as `(year * 16 + month) * 32 + day`, or -1 before any: receivers repeat
+    /// the same date in every RMC and ZDA, so it is converted to a day number only when it changes.
+    private var dateKey = -1
+    /// The day number of `dateKey`; apart from `day`, which moves on at midnight while the date sent may not.
+    private var dateDays = 0
 
     /// The instant for `timeOfDay` (ms since midnight) on the current date, rolling the date over at midnight;
     /// `nil` until a date is known.
@@ -54,7 +59,13 @@ struct NMEAClock: Sendable {
     }
 
     private mutating func set(year: Int, month: Int, day d: Int, timeOfDay: Int) {
-        day = GNSSTime.daysFromCivil(year: year, month: month, day: d)
+        // Month 1...12 and day 1...31 fit in 4 and 5 bits, so distinct dates have distinct keys.
+        let key = (year &* 16 &+ month) &* 32 &+ d
+        if key != dateKey {
+            dateDays = GNSSTime.daysFromCivil(year: year, month: month, day: d)
+            dateKey = key
+        }
+        day = dateDays
         lastYear = year
         lastTimeOfDay = timeOfDay
     }

@@ -85,9 +85,10 @@ public struct Fix: Sendable, Hashable {
 }
 
 extension Fix {
-    /// Makes this `Fix(device: device)` in place: every measurement cleared, without building a new `Fix` and
-    /// copying it over this one (the NMEA decoder does this at every new cycle).
-    mutating func reset(device: String?) {
+    /// Makes this `Fix(device: device)` in place, keeping `device`: every measurement cleared, without building a
+    /// new `Fix` and copying it over this one, nor retaining and releasing the device name (the NMEA decoder does
+    /// this at every new cycle).
+    mutating func clearMeasurements() {
         mode = .unknown
         time = nil
         latitude = nil
@@ -110,7 +111,6 @@ extension Fix {
         epd = nil
         ept = nil
         sep = nil
-        self.device = device
-        assert(self == Fix(device: device), "Fix.reset(device:) misses a stored property")
+        assert(self == Fix(device: device), "Fix.clearMeasurements() misses a stored property")
     }
 }
