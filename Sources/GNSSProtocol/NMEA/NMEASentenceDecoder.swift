@@ -45,7 +45,13 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     ) {
         let p = s.baseAddress!
         let n = s.count
-        let scanned = NMEAWord.scanSentence(p, n, starts: starts)
+        // Only sentences that may be parsed (a known type, or DBT, whose fields are counted) have their commas
+        // recorded: logs carry many proprietary and unsupported sentences.
+        let type = n >= 6 ? NMEASentenceType.from(p[3], p[4], p[5]) : nil
+        let splitting =
+            n >= 6 && p[0] == 0x24 && p[1] != 0x50
+            && (type != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
+        let scanned = NMEAWord.scanSentence(p, n, starts: starts, splitting: splitting)
         let k = scanned.stop
         let sum = scanned.sum
         if k < n && p[k] != 0x2A {
@@ -79,7 +85,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         // The assembler counts the events it reports, so `emit` is passed on as it is.
         let sink = emit
         let fields = NMEAFields(base: p + 1, starts: starts, count: scanned.count)
-        guard let type = NMEASentenceType.from(p[3], p[4], p[5]) else {
+        guard let type else {
             tallies.unsupported += 1
             cycle.otherSentence(sink)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as

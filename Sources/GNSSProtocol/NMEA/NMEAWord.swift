@@ -64,11 +64,13 @@ enum NMEAWord {
     /// fields of that body split on commas, as ``NMEAFields`` reads them: `starts[0]` is 0, `starts[i]` is one past
     /// the `i`th comma relative to `p + 1`, and when fewer than ``NMEAFields/capacity`` commas were kept, a last
     /// entry `stop` closes the last field. `starts` has room for ``NMEAFields/capacity`` + 1 entries; `n` is at most
-    /// 65,535 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes).
+    /// 65,535 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes). Unless `splitting`, no
+    /// comma is recorded (one field).
     @inline(__always)
     static func scanSentence(
-        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt16>
+        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt16>, splitting: Bool
     ) -> (stop: Int, sum: UInt8, count: Int) {
+        let commaFilter: UInt64 = splitting ? ~0 : 0
         let capacity = NMEAFields.capacity
         starts[0] = 0
         var count = 0
@@ -113,12 +115,12 @@ enum NMEAWord {
                     let t = stops.trailingZeroBitCount &>> 3
                     w &= (1 &<< UInt64(8 &* t)) &- 1
                     words ^= w
-                    record(bytes(w, equalTo: 0x2C), at: k)
+                    record(bytes(w, equalTo: 0x2C) & commaFilter, at: k)
                     stop = k &+ t
                     break
                 }
                 words ^= w
-                record(bytes(w, equalTo: 0x2C), at: k)
+                record(bytes(w, equalTo: 0x2C) & commaFilter, at: k)
                 k &+= 8
             }
         } else {
@@ -127,7 +129,7 @@ enum NMEAWord {
                 let c = p[k]
                 if c == 0x2A || c < 0x20 || c > 0x7E { break }
                 words ^= UInt64(c)
-                if c == 0x2C { record(0x80, at: k) }
+                if c == 0x2C { record(0x80 & commaFilter, at: k) }
                 k &+= 1
             }
             stop = k
