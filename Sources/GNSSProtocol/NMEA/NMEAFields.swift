@@ -55,6 +55,7 @@ struct NMEAFields {
     }
 
     /// Field `i` as a non-negative or negative integer, or `nil` when empty or not an integer.
+    @inline(__always)
     func int(_ i: Int) -> Int? {
         let (s, e) = range(i)
         guard s < e else { return nil }
