@@ -51,7 +51,10 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         let splitting =
             n >= 6 && p[0] == 0x24 && p[1] != 0x50
             && (type != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
-        let scanned = NMEAWord.scanSentence(p, n, starts: starts, splitting: splitting)
+        let scanned =
+            splitting
+            ? NMEAWord.scanSentence(p, n, starts: starts)
+            : NMEAWord.checkSentence(p, n)
         let k = scanned.stop
         let sum = scanned.sum
         if k < n && p[k] != 0x2A {

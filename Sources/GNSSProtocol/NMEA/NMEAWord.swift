@@ -64,13 +64,11 @@ enum NMEAWord {
     /// fields of that body split on commas, as ``NMEAFields`` reads them: `starts[0]` is 0, `starts[i]` is one past
     /// the `i`th comma relative to `p + 1`, and when fewer than ``NMEAFields/capacity`` commas were kept, a last
     /// entry `stop` closes the last field. `starts` has room for ``NMEAFields/capacity`` + 1 entries; `n` is at most
-    /// 65,535 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes). Unless `splitting`, no
-    /// comma is recorded (one field).
+    /// 65,535 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes).
     @inline(__always)
     static func scanSentence(
-        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt16>, splitting: Bool
+        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt16>
     ) -> (stop: Int, sum: UInt8, count: Int) {
-        let commaFilter: UInt64 = splitting ? ~0 : 0
         let capacity = NMEAFields.capacity
         starts[0] = 0
         var count = 0
@@ -115,12 +113,12 @@ enum NMEAWord {
                     let t = stops.trailingZeroBitCount &>> 3
                     w &= (1 &<< UInt64(8 &* t)) &- 1
                     words ^= w
-                    record(bytes(w, equalTo: 0x2C) & commaFilter, at: k)
+                    record(bytes(w, equalTo: 0x2C), at: k)
                     stop = k &+ t
                     break
                 }
                 words ^= w
-                record(bytes(w, equalTo: 0x2C) & commaFilter, at: k)
+                record(bytes(w, equalTo: 0x2C), at: k)
                 k &+= 8
             }
         } else {
@@ -129,7 +127,7 @@ enum NMEAWord {
                 let c = p[k]
                 if c == 0x2A || c < 0x20 || c > 0x7E { break }
                 words ^= UInt64(c)
-                if c == 0x2C { record(0x80 & commaFilter, at: k) }
+                if c == 0x2C { record(0x80, at: k) }
                 k &+= 1
             }
             stop = k
@@ -139,5 +137,29 @@ enum NMEAWord {
             starts[count] = UInt16(truncatingIfNeeded: stop)
         }
         return (stop, xorOfBytes(words), count)
+    }
+
+    /// Scans sentence `p[0..<n]` as ``scanSentence(_:_:starts:)`` does, without splitting it: `stop`,
+    /// `sum`, and one field (`count` is 1, nothing is written). The loop is this short for sentences nothing
+    /// parses.
+    static func checkSentence(_ p: UnsafePointer<UInt8>, _ n: Int) -> (stop: Int, sum: UInt8, count: Int) {
+        var k = 1
+        var words: UInt64 = 0
+        // Eight bytes at a time (in bounds: k + 8 <= n) up to the word holding the first `*` or unprintable byte;
+        // the bytes from there on one by one.
+        while k &+ 8 <= n {
+            let w = load(p + k)
+            if bytes(w, equalTo: 0x2A) | unprintableBytes(w) != 0 { break }
+            words ^= w
+            k &+= 8
+        }
+        var sum = xorOfBytes(words)
+        while k < n {
+            let c = p[k]
+            if c == 0x2A || c < 0x20 || c > 0x7E { break }
+            sum ^= c
+            k &+= 1
+        }
+        return (k, sum, 1)
     }
 }
