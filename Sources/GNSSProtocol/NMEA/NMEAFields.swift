@@ -6,7 +6,7 @@ struct NMEAFields {
     /// The first byte of the sentence body (just after `$`).
     let base: UnsafePointer<UInt8>
     /// Where each field starts; field `i` ends one byte (its comma) before field `i + 1` starts (a sentence is at
-    /// most 102 bytes, a body far below 65,535). Stack storage lent by ``with(_:_:)``: reading it copies nothing,
+    /// most 102 bytes, a body far below 65,535). Stack storage lent by the sentence decoder: reading it copies nothing,
     /// where an `InlineArray` property was copied whole for every subscript.
     private let starts: UnsafeMutablePointer<UInt16>
     /// The number of fields, address included.
@@ -15,46 +15,10 @@ struct NMEAFields {
     /// The most fields kept; later ones read as empty.
     static let capacity = 48
 
-    /// Splits `body` (the bytes between `$` and `*`) on commas and passes the fields to `work`, with the field
-    /// table on the stack for the duration of the call.
+    /// The fields of a body starting at `base`, split by ``NMEAWord/scanSentence(_:_:starts:)`` into `count`
+    /// fields whose starts are in `starts`.
     @inline(__always)
-    static func with<R>(_ body: UnsafeBufferPointer<UInt8>, _ work: (NMEAFields) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity + 1) { table in
-            work(NMEAFields(body, starts: table.baseAddress!))
-        }
-    }
-
-    /// Splits `body` on commas into `starts`, which has room for ``capacity`` + 1 entries.
-    private init(_ body: UnsafeBufferPointer<UInt8>, starts: UnsafeMutablePointer<UInt16>) {
-        let base = body.baseAddress!
-        let capacity = Self.capacity
-        starts[0] = 0
-        var count = 0
-        let n = Swift.min(body.count, Int(UInt16.max) - 1)
-        var i = 0
-        // Eight bytes at a time, taking the commas of each word in order; the last bytes one by one.
-        words: while i &+ 8 <= n {
-            var commas = NMEAWord.bytes(NMEAWord.load(base + i), equalTo: 0x2C)
-            while commas != 0 {
-                count += 1
-                starts[count] = UInt16(truncatingIfNeeded: i + (commas.trailingZeroBitCount >> 3) + 1)
-                if count == capacity { break words }
-                commas &= commas &- 1
-            }
-            i &+= 8
-        }
-        while i < n, count < capacity {
-            if base[i] == 0x2C {
-                count += 1
-                starts[count] = UInt16(truncatingIfNeeded: i + 1)
-                if count == capacity { break }
-            }
-            i += 1
-        }
-        if count < capacity {
-            count += 1
-            starts[count] = UInt16(truncatingIfNeeded: n + 1)
-        }
+    init(base: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<UInt16>, count: Int) {
         self.base = base
         self.starts = starts
         self.count = count
@@ -91,6 +55,7 @@ struct NMEAFields {
     }
 
     /// Field `i` as a non-negative or negative integer, or `nil` when empty or not an integer.
+    @inline(__always)
     func int(_ i: Int) -> Int? {
         let (s, e) = range(i)
         guard s < e else { return nil }

@@ -99,17 +99,18 @@ struct NMEAFramer: Sendable {
                     atLineStart = false
                     var j = i + 1
                     let end = Swift.min(n, i + limit + 1)
-                    // Eight bytes at a time to the word holding the first line end or sentence start.
+                    // Eight bytes at a time (in bounds: j + 8 <= end <= n) to the first line end or sentence
+                    // start; a candidate that is neither (a tab, a space ...) resumes the scan just after it.
                     while j &+ 8 <= end {
-                        let w = NMEAWord.load(p + j)
-                        let stops =
-                            NMEAWord.bytes(w, equalTo: 0x0A) | NMEAWord.bytes(w, equalTo: 0x0D)
-                            | NMEAWord.bytes(w, equalTo: 0x24) | NMEAWord.bytes(w, equalTo: 0x21)
-                        if stops != 0 {
-                            j &+= stops.trailingZeroBitCount >> 3
-                            break
+                        let candidates = NMEAWord.lineStopCandidates(NMEAWord.load(p + j))
+                        if candidates != 0 {
+                            j &+= candidates.trailingZeroBitCount &>> 3
+                            let d = p[j]
+                            if Self.isEnd(d) || Self.isStart(d) { break }
+                            j &+= 1
+                        } else {
+                            j &+= 8
                         }
-                        j &+= 8
                     }
                     while j < end {
                         let d = p[j]

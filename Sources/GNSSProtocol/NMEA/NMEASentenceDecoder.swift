@@ -32,28 +32,34 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     }
 
     mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, emit: (NMEAEvent) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEAFields.capacity + 1) { table in
+            decode(s, starts: table.baseAddress!, emit: emit)
+        }
+    }
+
+    /// Checks and parses sentence `s`, with `starts` (room for ``NMEAFields/capacity`` + 1 entries) as the field
+    /// table.
+    @inline(__always)
+    private mutating func decode(
+        _ s: UnsafeBufferPointer<UInt8>, starts: UnsafeMutablePointer<UInt16>, emit: (NMEAEvent) -> Void
+    ) {
         let p = s.baseAddress!
         let n = s.count
-        var sum: UInt8 = 0
-        var k = 1
-        // Eight bytes at a time up to the first `*` or unprintable byte; the bytes from there on one by one.
-        var words: UInt64 = 0
-        while k &+ 8 <= n {
-            let w = NMEAWord.load(p + k)
-            if NMEAWord.bytes(w, equalTo: 0x2A) | NMEAWord.unprintableBytes(w) != 0 { break }
-            words ^= w
-            k &+= 8
-        }
-        sum = NMEAWord.xorOfBytes(words)
-        while k < n {
-            let c = p[k]
-            if c == 0x2A { break }
-            if c < 0x20 || c > 0x7E {
-                tallies.malformed += 1
-                return
-            }
-            sum ^= c
-            k += 1
+        // Only sentences that may be parsed (a known type, or DBT, whose fields are counted) have their commas
+        // recorded: logs carry many proprietary and unsupported sentences.
+        let type = n >= 6 ? NMEASentenceType.from(p[3], p[4], p[5]) : nil
+        let splitting =
+            n >= 6 && p[0] == 0x24 && p[1] != 0x50
+            && (type != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
+        let scanned =
+            splitting
+            ? NMEAWord.scanSentence(p, n, starts: starts)
+            : NMEAWord.checkSentence(p, n)
+        let k = scanned.stop
+        let sum = scanned.sum
+        if k < n && p[k] != 0x2A {
+            tallies.malformed += 1
+            return
         }
         let bodyEnd = k
         if k < n {
@@ -81,14 +87,14 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         }
         // The assembler counts the events it reports, so `emit` is passed on as it is.
         let sink = emit
-        let body = UnsafeBufferPointer(start: p + 1, count: bodyEnd - 1)
-        guard let type = NMEASentenceType.from(p[3], p[4], p[5]) else {
+        let fields = NMEAFields(base: p + 1, starts: starts, count: scanned.count)
+        guard let type else {
             tallies.unsupported += 1
             cycle.otherSentence(sink)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
             // gpsd does: the checksum's place is a field.
             if p[3] == 0x44, p[4] == 0x42, p[5] == 0x54,
-                NMEAFields.with(body, \.count) + (bodyEnd < n ? 1 : 0) >= 8
+                fields.count + (bodyEnd < n ? 1 : 0) >= 8
             {
                 cycle.cycleContinuer()
             }
@@ -97,7 +103,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         }
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
         if type != .gsv && type != .gsa { cycle.otherSentence(sink) }
-        let ok = NMEAFields.with(body) { fields in
+        let ok =
             switch type {
             case .gga: cycle.applyGGA(fields, emit: sink)
             case .rmc: cycle.applyRMC(fields, emit: sink)
@@ -108,7 +114,6 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .vtg: cycle.applyVTG(fields)
             case .zda: cycle.applyZDA(fields, emit: sink)
             }
-        }
         cycle.sentenceDone()
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
     }

@@ -29,12 +29,25 @@ enum NMEAWord {
         zeroBytes(x ^ (ones &* UInt64(byte)))
     }
 
+    /// A superset of the line ends and sentence starts (`LF`, `CR`, `$`, `!`) in `x` whose lowest byte is exact:
+    /// the first flagged byte is the first byte of `x` in 0x08...0x0F or in {0x20, 0x21, 0x24, 0x25}, which the
+    /// caller checks; both sets are one OR and one compare away, where four exact compares cost twice as much.
+    @inline(__always)
+    static func lineStopCandidates(_ x: UInt64) -> UInt64 {
+        // A byte is zero after the OR and XOR exactly when it is in the set; subtracting 1 borrows out of a byte only
+        // when it is zero, so no byte below the first zero one is flagged.
+        let a = (x | 0x0707_0707_0707_0707) ^ 0x0F0F_0F0F_0F0F_0F0F
+        let b = (x | 0x0505_0505_0505_0505) ^ 0x2525_2525_2525_2525
+        return ((a &- ones) & ~a | (b &- ones) & ~b) & highs
+    }
+
     /// The bytes of `x` outside printable ASCII `0x20...0x7E`.
     @inline(__always)
     static func unprintableBytes(_ x: UInt64) -> UInt64 {
-        // Below 0x20: adding 0x60 to the low seven bits leaves the high bit clear (no byte carries out).
-        let below = ~((x & lows) &+ 0x6060_6060_6060_6060) & highs
-        return (x & highs) | below | bytes(x, equalTo: 0x7F)
+        // On the low seven bits of each byte no sum carries out of the byte: adding 1 sets the high bit at 0x7F,
+        // adding 0x60 leaves it clear below 0x20; `x` itself has it set from 0x80 up.
+        let low = x & lows
+        return ((low &+ ones) | x | ~(low &+ 0x6060_6060_6060_6060)) & highs
     }
 
     /// The XOR of the eight bytes of `x`.
@@ -44,5 +57,109 @@ enum NMEAWord {
         a ^= a >> 16
         a ^= a >> 8
         return UInt8(truncatingIfNeeded: a)
+    }
+
+    /// Scans sentence `p[0..<n]` (`$` first) once, eight bytes at a time: up to the first `*` or byte outside
+    /// printable ASCII (`stop`, or `n` when there is none), the XOR of the bytes from 1 to `stop` (`sum`), and the
+    /// fields of that body split on commas, as ``NMEAFields`` reads them: `starts[0]` is 0, `starts[i]` is one past
+    /// the `i`th comma relative to `p + 1`, and when fewer than ``NMEAFields/capacity`` commas were kept, a last
+    /// entry `stop` closes the last field. `starts` has room for ``NMEAFields/capacity`` + 1 entries; `n` is at most
+    /// 65,535 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes).
+    @inline(__always)
+    static func scanSentence(
+        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt16>
+    ) -> (stop: Int, sum: UInt8, count: Int) {
+        let capacity = NMEAFields.capacity
+        starts[0] = 0
+        var count = 0
+        var stop = n
+        var words: UInt64 = 0
+        /// Records the commas flagged in `commas`, a mask of the word at `k`.
+        @inline(__always) func record(_ commas: UInt64, at k: Int) {
+            var m = commas
+            if count &+ 8 <= capacity {
+                // A word holds at most eight commas, so all fit.
+                while m != 0 {
+                    count &+= 1
+                    starts[count] = UInt16(truncatingIfNeeded: k &+ (m.trailingZeroBitCount &>> 3))
+                    m &= m &- 1
+                }
+            } else {
+                while m != 0, count < capacity {
+                    count &+= 1
+                    starts[count] = UInt16(truncatingIfNeeded: k &+ (m.trailingZeroBitCount &>> 3))
+                    m &= m &- 1
+                }
+            }
+        }
+        if n >= 8 {
+            var k = 1
+            while k < n {
+                let rest = n &- k
+                var w: UInt64
+                var stops: UInt64
+                if rest >= 8 {
+                    // In bounds: k + 8 <= n.
+                    w = load(p + k)
+                    stops = bytes(w, equalTo: 0x2A) | unprintableBytes(w)
+                } else {
+                    // The last eight bytes of the sentence (n >= 8, so from p[n - 8] on, in bounds), shifted so
+                    // that byte k comes first; the zero bytes shifted in are not stops and not commas.
+                    w = load(p + (n &- 8)) &>> UInt64(truncatingIfNeeded: 64 &- 8 &* rest)
+                    stops = (bytes(w, equalTo: 0x2A) | unprintableBytes(w)) & ((1 &<< UInt64(8 &* rest)) &- 1)
+                }
+                if stops != 0 {
+                    // Only the bytes before the first stop belong to the body.
+                    let t = stops.trailingZeroBitCount &>> 3
+                    w &= (1 &<< UInt64(8 &* t)) &- 1
+                    words ^= w
+                    record(bytes(w, equalTo: 0x2C), at: k)
+                    stop = k &+ t
+                    break
+                }
+                words ^= w
+                record(bytes(w, equalTo: 0x2C), at: k)
+                k &+= 8
+            }
+        } else {
+            var k = 1
+            while k < n {
+                let c = p[k]
+                if c == 0x2A || c < 0x20 || c > 0x7E { break }
+                words ^= UInt64(c)
+                if c == 0x2C { record(0x80, at: k) }
+                k &+= 1
+            }
+            stop = k
+        }
+        if count < capacity {
+            count &+= 1
+            starts[count] = UInt16(truncatingIfNeeded: stop)
+        }
+        return (stop, xorOfBytes(words), count)
+    }
+
+    /// Scans sentence `p[0..<n]` as ``scanSentence(_:_:starts:)`` does, without splitting it: `stop`,
+    /// `sum`, and one field (`count` is 1, nothing is written). The loop is this short for sentences nothing
+    /// parses.
+    static func checkSentence(_ p: UnsafePointer<UInt8>, _ n: Int) -> (stop: Int, sum: UInt8, count: Int) {
+        var k = 1
+        var words: UInt64 = 0
+        // Eight bytes at a time (in bounds: k + 8 <= n) up to the word holding the first `*` or unprintable byte;
+        // the bytes from there on one by one.
+        while k &+ 8 <= n {
+            let w = load(p + k)
+            if bytes(w, equalTo: 0x2A) | unprintableBytes(w) != 0 { break }
+            words ^= w
+            k &+= 8
+        }
+        var sum = xorOfBytes(words)
+        while k < n {
+            let c = p[k]
+            if c == 0x2A || c < 0x20 || c > 0x7E { break }
+            sum ^= c
+            k &+= 1
+        }
+        return (k, sum, 1)
     }
 }

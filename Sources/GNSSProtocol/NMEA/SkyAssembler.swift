@@ -4,14 +4,19 @@
 /// and any number of parts; it completes when a sentence other than GSV follows a series' last part.
 struct SkyAssembler: Sendable {
     private(set) var view = SkyView()
-    private var used: [Int] = []
+    /// The PRNs of the satellites used, one bit each: ``NMEASatelliteNumbering/identify(_:system:)`` gives PRNs of
+    /// 1...514, all below the 576 bits here.
+    private var usedBits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+    /// How many used satellites were listed, repeats included; gpsd keeps the first 256.
+    private var usedCount = 0
     private var previousWasGSV = false
     private var previousWasGSA = false
     private var complete = false
 
     init() {
         view.satellites.reserveCapacity(64)
-        used.reserveCapacity(64)
     }
 
     /// Notes a sentence of another type; returns the view when it just completed.
@@ -29,10 +34,31 @@ struct SkyAssembler: Sendable {
         guard complete else { return nil }
         complete = false
         for k in view.satellites.indices {
-            view.satellites[k].used = used.contains(view.satellites[k].prn)
+            view.satellites[k].used = isUsed(view.satellites[k].prn)
         }
         view.time = time
         return view
+    }
+
+    /// Whether `prn` is in the used set; PRNs outside 0..<576 (never identified) are not.
+    @inline(__always)
+    private func isUsed(_ prn: Int) -> Bool {
+        guard prn >= 0, prn < 576 else { return false }
+        // In bounds: word prn >> 6 is at most 8 of the nine.
+        let word = withUnsafeBytes(of: usedBits) { $0.load(fromByteOffset: (prn &>> 6) &* 8, as: UInt64.self) }
+        return word & (1 &<< UInt64(prn & 63)) != 0
+    }
+
+    /// Adds `prn`, an identified PRN (1...514), to the used set.
+    @inline(__always)
+    private mutating func markUsed(_ prn: Int) {
+        guard prn >= 0, prn < 576 else { return }
+        withUnsafeMutableBytes(of: &usedBits) { bits in
+            // In bounds: word prn >> 6 is at most 8 of the nine.
+            let offset = (prn &>> 6) &* 8
+            let word = bits.load(fromByteOffset: offset, as: UInt64.self)
+            bits.storeBytes(of: word | 1 &<< UInt64(prn & 63), toByteOffset: offset, as: UInt64.self)
+        }
     }
 
     /// Records the DOP a GGA or GNS carries.
@@ -40,7 +66,10 @@ struct SkyAssembler: Sendable {
 
     /// Applies a GSA: fix mode aside (the cycle takes it), the satellites used and PDOP, HDOP, VDOP.
     mutating func applyGSA(_ f: NMEAFields, system talkerSystem: NMEASatelliteNumbering.System) {
-        if !previousWasGSA { used.removeAll(keepingCapacity: true) }
+        if !previousWasGSA {
+            usedBits = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+            usedCount = 0
+        }
         previousWasGSA = true
         previousWasGSV = false
         var system = talkerSystem
@@ -49,9 +78,10 @@ struct SkyAssembler: Sendable {
         }
         for k in 3...14 {
             if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system),
-                used.count < 256
+                usedCount < 256
             {
-                used.append(id.prn)
+                markUsed(id.prn)
+                usedCount &+= 1
             }
         }
         if let v = f.double(15), v < 99 { view.pdop = v }
