@@ -40,8 +40,8 @@ extension CycleAssembler {
     // MARK: Sentences
 
     /// GGA: time, position, quality, satellites used, HDOP, altitude, geoid separation.
-    mutating func applyGGA(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
-        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gga, timeOfDay: timeOfDay, emit: emit) }
+    mutating func applyGGA(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
+        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gga, timeOfDay: timeOfDay, reports: &reports) }
         let quality = fields.isEmpty(6) ? -1 : fields.leadingInt(6)
         let satellites = fields.leadingInt(7)
         // As gpsd: the position and altitude are kept whatever the quality, but quality 0 or fewer than 3
@@ -62,18 +62,18 @@ extension CycleAssembler {
             setMode(.noFix)
         }
         if let hdop = fields.double(8), hdop < 99 { sky.setHDOP(hdop) }
-        endIfEnder(.gga, emit: emit)
+        endIfEnder(.gga, reports: &reports)
         return true
     }
 
     /// RMC: time, date, validity, position, speed, track, magnetic variation, FAA mode.
-    mutating func applyRMC(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+    mutating func applyRMC(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
         if let timeOfDay = fields.timeOfDay(1) {
             if fields.length(9) == 6, let dmy = fields.int(9) {
                 _ = clock.setDate(
                     day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: timeOfDay)
             }
-            timestamp(.rmc, timeOfDay: timeOfDay, emit: emit)
+            timestamp(.rmc, timeOfDay: timeOfDay, reports: &reports)
         }
         let valid = fields.first(2) == 0x41 || fields.first(2) == 0x44
         let faa = fields.first(12)
@@ -93,13 +93,13 @@ extension CycleAssembler {
         } else {
             setMode(.noFix)
         }
-        endIfEnder(.rmc, emit: emit)
+        endIfEnder(.rmc, reports: &reports)
         return true
     }
 
     /// GLL: position, time, validity, FAA mode.
-    mutating func applyGLL(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
-        if let timeOfDay = fields.timeOfDay(5) { timestamp(.gll, timeOfDay: timeOfDay, emit: emit) }
+    mutating func applyGLL(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
+        if let timeOfDay = fields.timeOfDay(5) { timestamp(.gll, timeOfDay: timeOfDay, reports: &reports) }
         if fields.first(6) == 0x41, fields.first(7) != 0x4E, let (lat, lon) = Self.position(fields, 1) {
             setPosition(latitude: lat, longitude: lon)
             setMode(fix.altitudeMSL != nil ? .threeD : .twoD)
@@ -107,13 +107,13 @@ extension CycleAssembler {
         } else {
             setMode(.noFix)
         }
-        endIfEnder(.gll, emit: emit)
+        endIfEnder(.gll, reports: &reports)
         return true
     }
 
     /// GNS: time, position, per-constellation mode, satellites used, HDOP, altitude, geoid separation.
-    mutating func applyGNS(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
-        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gns, timeOfDay: timeOfDay, emit: emit) }
+    mutating func applyGNS(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
+        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gns, timeOfDay: timeOfDay, reports: &reports) }
         let mode = fields.first(6)
         let navigation = fields.first(13)
         if mode == 0 || mode == 0x4E {
@@ -137,7 +137,7 @@ extension CycleAssembler {
             setMode(.noFix)
         }
         if let hdop = fields.double(8), hdop < 99 { sky.setHDOP(hdop) }
-        endIfEnder(.gns, emit: emit)
+        endIfEnder(.gns, reports: &reports)
         return true
     }
 
@@ -175,7 +175,7 @@ extension CycleAssembler {
     }
 
     /// ZDA: time and four-digit-year date.
-    mutating func applyZDA(_ fields: NMEAFields, emit: (NMEAEvent) -> Void) -> Bool {
+    mutating func applyZDA(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
         guard let timeOfDay = fields.timeOfDay(1), let day = fields.int(2), let month = fields.int(3),
             let year = fields.int(4),
             clock.setDate(year: year, month: month, day: day, timeOfDay: timeOfDay)

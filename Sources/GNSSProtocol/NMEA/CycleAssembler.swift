@@ -53,11 +53,11 @@ struct CycleAssembler: Sendable {
 
     /// Starts or continues a cycle for a timestamped sentence; reports the finished cycle when one ends.
     mutating func timestamp(
-        _ type: NMEASentenceType, timeOfDay: Int, emit: (NMEAEvent) -> Void
+        _ type: NMEASentenceType, timeOfDay: Int, reports: inout some NMEAReportSink
     ) {
         timedSentence = true
         if detector.timestamp(type, timeOfDay: timeOfDay) {
-            reportUnreported(emit)
+            reportUnreported(&reports)
             lastCycle = PreviousCycle(fix)
             fix.clearMeasurements()
             // The device is put in at the first cycle (a fix reported before any has none) and stays.
@@ -77,15 +77,15 @@ struct CycleAssembler: Sendable {
 
     /// Reports the cycle in progress if it was not reported yet: in continuation mode as of its last sentence
     /// without a time (all of it when it had none).
-    private mutating func reportUnreported(_ emit: (NMEAEvent) -> Void) {
+    private mutating func reportUnreported(_ reports: inout some NMEAReportSink) {
         guard hasContent && !reported else { return }
-        report(last: !fixIsReportable && hasLastReportable, emit)
+        report(last: !fixIsReportable && hasLastReportable, &reports)
     }
 
     /// Reports the cycle when `type` is its learned ender (never in continuation mode).
-    mutating func endIfEnder(_ type: NMEASentenceType, emit: (NMEAEvent) -> Void) {
+    mutating func endIfEnder(_ type: NMEASentenceType, reports: inout some NMEAReportSink) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
-        if detector.ends(type) && !reported && hasContent && !continuation { report(last: false, emit) }
+        if detector.ends(type) && !reported && hasContent && !continuation { report(last: false, &reports) }
     }
 
     /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
@@ -114,42 +114,42 @@ struct CycleAssembler: Sendable {
     }
 
     /// Reports the cycle's state as gpsd would: `lastReportable` when `last`, else `fix`.
-    private mutating func report(last: Bool, _ emit: (NMEAEvent) -> Void) {
+    private mutating func report(last: Bool, _ reports: inout some NMEAReportSink) {
         reported = true
         fixesReported += 1
         if last {
-            Self.report(&lastReportable, previous: lastCycle, emit)
+            Self.report(&lastReportable, previous: lastCycle, &reports)
         } else {
-            Self.report(&fix, previous: lastCycle, emit)
+            Self.report(&fix, previous: lastCycle, &reports)
         }
     }
 
-    /// Emits `state` as gpsd reports it. The fields gpsd leaves out are masked in `state` itself for the call and
-    /// put back after it, so that no masked copy of the whole fix is built before the event's own; `emit` cannot
-    /// see the masked state, as it has no access to the assembler while it runs.
+    /// Reports `state` as gpsd reports it. The fields gpsd leaves out are masked in `state` itself for the call and
+    /// put back after it, so that no masked copy of the whole fix is built; `reports` borrows the fix for the call
+    /// and cannot see the masked state afterwards, as it has no access to the assembler.
     @inline(__always)
-    private static func report(_ state: inout Fix, previous: PreviousCycle?, _ emit: (NMEAEvent) -> Void) {
+    private static func report(_ state: inout Fix, previous: PreviousCycle?, _ reports: inout some NMEAReportSink) {
         let kept = state.maskForReport(previous: previous)
-        emit(.fix(state))
+        reports.fix(state)
         state.restore(kept)
     }
 
     /// Ends the input: reports a cycle that was not reported yet.
-    mutating func finish(_ emit: (NMEAEvent) -> Void) {
-        reportUnreported(emit)
+    mutating func finish(_ reports: inout some NMEAReportSink) {
+        reportUnreported(&reports)
         if let view = sky.finish(time: fix.time) {
             skyViewsReported += 1
-            emit(.sky(view))
+            reports.sky(view)
         }
     }
 
     /// Hands out a completed sky view before a sentence other than GSV/GSA is applied.
     @inline(__always)
-    mutating func otherSentence(_ emit: (NMEAEvent) -> Void) {
+    mutating func otherSentence(_ reports: inout some NMEAReportSink) {
         if var view = sky.otherSentence(time: fix.time) {
             view.device = device
             skyViewsReported += 1
-            emit(.sky(view))
+            reports.sky(view)
         }
     }
 

@@ -32,23 +32,43 @@ public struct NMEADecoder: Sendable {
 
     /// Decodes `bytes`, calling `emit` for every fix and sky view they complete.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (NMEAEvent) -> Void) {
-        framer.feed(bytes, into: &sentences, emit: emit)
+        withoutActuallyEscaping(emit) { emit in
+            var reports = NMEAEventForwarder(emit: emit)
+            framer.feed(bytes, into: &sentences, reports: &reports)
+        }
     }
 
     /// Decodes a collection of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` ...).
     public mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes, emit: (NMEAEvent) -> Void) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            framer.feed(UnsafeRawBufferPointer(buffer), into: &sentences, emit: emit)
+            feed(UnsafeRawBufferPointer(buffer), emit: emit)
         }
         if done == nil {
-            Array(bytes).withUnsafeBytes { framer.feed($0, into: &sentences, emit: emit) }
+            Array(bytes).withUnsafeBytes { feed($0, emit: emit) }
         }
     }
 
     /// Ends the input: decodes a last sentence that lacks a line end and reports the cycle in progress.
     public mutating func finish(emit: (NMEAEvent) -> Void) {
-        framer.finish(into: &sentences, emit: emit)
-        sentences.finish(emit: emit)
+        withoutActuallyEscaping(emit) { emit in
+            var reports = NMEAEventForwarder(emit: emit)
+            finish(into: &reports)
+        }
+    }
+
+    /// Decodes `bytes`, writing the gpsd JSON line of every fix and sky view they complete into `lines`.
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, writingTo lines: inout GPSDReportLines) {
+        framer.feed(bytes, into: &sentences, reports: &lines)
+    }
+
+    /// Ends the input as ``finish(emit:)`` does, writing the last lines into `lines`.
+    package mutating func finish(writingTo lines: inout GPSDReportLines) {
+        finish(into: &lines)
+    }
+
+    private mutating func finish(into reports: inout some NMEAReportSink) {
+        framer.finish(into: &sentences, reports: &reports)
+        sentences.finish(reports: &reports)
     }
 
     /// Decodes a whole input at once: every event in order, the last cycle included, and the statistics.

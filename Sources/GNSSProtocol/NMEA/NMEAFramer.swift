@@ -32,7 +32,7 @@ struct NMEAFramer: Sendable {
     /// Frames `chunk`, handing `sink` each complete sentence (from `$` to before the line end).
     @inline(__always)
     mutating func feed<Sink: NMEASentenceSink>(
-        _ chunk: UnsafeRawBufferPointer, into sink: inout Sink, emit: (NMEAEvent) -> Void
+        _ chunk: UnsafeRawBufferPointer, into sink: inout Sink, reports: inout some NMEAReportSink
     ) {
         guard let raw = chunk.baseAddress, chunk.count > 0 else { return }
         let p = raw.assumingMemoryBound(to: UInt8.self)
@@ -62,7 +62,7 @@ struct NMEAFramer: Sendable {
                 } else if Self.isEnd(p[j]) {
                     carry.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
                     statistics.sentences += 1
-                    carry.withUnsafeBufferPointer { sink.sentence($0, emit: emit) }
+                    carry.withUnsafeBufferPointer { sink.sentence($0, reports: &reports) }
                     carry.removeAll(keepingCapacity: true)
                     state = .idle
                     i = j
@@ -128,7 +128,7 @@ struct NMEAFramer: Sendable {
                         i = j
                     } else if Self.isEnd(p[j]) {
                         statistics.sentences += 1
-                        sink.sentence(UnsafeBufferPointer(start: p + i, count: j - i), emit: emit)
+                        sink.sentence(UnsafeBufferPointer(start: p + i, count: j - i), reports: &reports)
                         i = j
                     } else {
                         statistics.truncated += 1
@@ -152,10 +152,10 @@ struct NMEAFramer: Sendable {
     }
 
     /// Ends the input: a last sentence without a line end is handed out as if it had one.
-    mutating func finish<Sink: NMEASentenceSink>(into sink: inout Sink, emit: (NMEAEvent) -> Void) {
+    mutating func finish<Sink: NMEASentenceSink>(into sink: inout Sink, reports: inout some NMEAReportSink) {
         if state == .inSentence {
             statistics.sentences += 1
-            carry.withUnsafeBufferPointer { sink.sentence($0, emit: emit) }
+            carry.withUnsafeBufferPointer { sink.sentence($0, reports: &reports) }
             carry.removeAll(keepingCapacity: true)
         }
         state = .idle

@@ -27,13 +27,13 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     }
 
     /// Reports the cycle in progress and a pending sky view at the end of the input.
-    mutating func finish(emit: (NMEAEvent) -> Void) {
-        cycle.finish(emit)
+    mutating func finish(reports: inout some NMEAReportSink) {
+        cycle.finish(&reports)
     }
 
-    mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, emit: (NMEAEvent) -> Void) {
+    mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, reports: inout some NMEAReportSink) {
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEAFields.capacity + 1) { table in
-            decode(s, starts: table.baseAddress!, emit: emit)
+            decode(s, starts: table.baseAddress!, reports: &reports)
         }
     }
 
@@ -41,7 +41,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     /// table.
     @inline(__always)
     private mutating func decode(
-        _ s: UnsafeBufferPointer<UInt8>, starts: UnsafeMutablePointer<UInt16>, emit: (NMEAEvent) -> Void
+        _ s: UnsafeBufferPointer<UInt8>, starts: UnsafeMutablePointer<UInt16>, reports: inout some NMEAReportSink
     ) {
         let p = s.baseAddress!
         let n = s.count
@@ -85,12 +85,10 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             if p[0] == 0x24 && cycle.continuation { cycle.sentenceDone() }
             return
         }
-        // The assembler counts the events it reports, so `emit` is passed on as it is.
-        let sink = emit
         let fields = NMEAFields(base: p + 1, starts: starts, count: scanned.count)
         guard let type else {
             tallies.unsupported += 1
-            cycle.otherSentence(sink)
+            cycle.otherSentence(&reports)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
             // gpsd does: the checksum's place is a field.
             if p[3] == 0x44, p[4] == 0x42, p[5] == 0x54,
@@ -102,17 +100,17 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             return
         }
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
-        if type != .gsv && type != .gsa { cycle.otherSentence(sink) }
+        if type != .gsv && type != .gsa { cycle.otherSentence(&reports) }
         let ok =
             switch type {
-            case .gga: cycle.applyGGA(fields, emit: sink)
-            case .rmc: cycle.applyRMC(fields, emit: sink)
-            case .gll: cycle.applyGLL(fields, emit: sink)
-            case .gns: cycle.applyGNS(fields, emit: sink)
+            case .gga: cycle.applyGGA(fields, reports: &reports)
+            case .rmc: cycle.applyRMC(fields, reports: &reports)
+            case .gll: cycle.applyGLL(fields, reports: &reports)
+            case .gns: cycle.applyGNS(fields, reports: &reports)
             case .gsa: cycle.applyGSA(fields, system: system)
             case .gsv: cycle.applyGSV(fields, system: system)
             case .vtg: cycle.applyVTG(fields)
-            case .zda: cycle.applyZDA(fields, emit: sink)
+            case .zda: cycle.applyZDA(fields, reports: &reports)
             }
         cycle.sentenceDone()
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }

@@ -84,9 +84,7 @@ package enum DecodeCommand {
         let chunkSize = 1 << 16
         let flushAt = 1 << 16
         var decoder = NMEADecoder(device: device)
-        var writer = GPSDReportWriter()
-        var output: [UInt8] = []
-        output.reserveCapacity(flushAt + 16_384)
+        var lines = GPSDReportLines(capacity: flushAt + 16_384)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var failed = false
         var writeFailure: Errno?
@@ -103,18 +101,16 @@ package enum DecodeCommand {
                 break
             }
             if count == 0 { break }
-            chunk.withUnsafeBytes {
-                decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) { append($0, &writer, to: &output) }
-            }
-            if output.count >= flushAt {
-                writeFailure = writeAll(1, output)
+            chunk.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), writingTo: &lines) }
+            if lines.bytes.count >= flushAt {
+                writeFailure = writeAll(1, lines.bytes)
                 if writeFailure != nil { break }
-                output.removeAll(keepingCapacity: true)
+                lines.bytes.removeAll(keepingCapacity: true)
             }
         }
         if !failed && writeFailure == nil {
-            decoder.finish { append($0, &writer, to: &output) }
-            writeFailure = writeAll(1, output)
+            decoder.finish(writingTo: &lines)
+            writeFailure = writeAll(1, lines.bytes)
         }
         if let writeFailure {
             writeAll(2, Array("singletond decode: cannot write output: \(writeFailure)\n".utf8))
@@ -127,16 +123,6 @@ package enum DecodeCommand {
             + "fixes \(s.fixes), sky \(s.skyViews)\n"
         writeAll(2, Array(summary.utf8))
         return failed || writeFailure != nil ? 1 : 0
-    }
-
-    /// Appends the JSON line of `event` to `output`. Called from closures passed straight to the decoder, so that
-    /// `output` is not captured by an escaping closure and needs no dynamic exclusivity check per event.
-    @inline(__always)
-    private static func append(_ event: NMEAEvent, _ writer: inout GPSDReportWriter, to output: inout [UInt8]) {
-        switch event {
-        case .fix(let fix): writer.appendTPV(fix, to: &output)
-        case .sky(let view): writer.appendSKY(view, to: &output)
-        }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes; the failure, or `nil` when all went out.

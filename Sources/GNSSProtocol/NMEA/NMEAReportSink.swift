@@ -1,0 +1,19 @@
+/// Where the NMEA decoder's reports go: a fix per fix cycle, and a sky view when one completes.
+///
+/// Each report is lent for the call: a sink that formats it (``GPSDReportLines``) reads the decoder's own storage,
+/// and only a sink that keeps it (``NMEAEventForwarder``, behind the public `emit` closures) copies it.
+protocol NMEAReportSink {
+    /// Receives the merged fix of one fix cycle.
+    mutating func fix(_ fix: Fix)
+    /// Receives a completed satellite view.
+    mutating func sky(_ view: SkyView)
+}
+
+/// Hands each report to an `emit` closure as an ``NMEAEvent``: the sink behind ``NMEADecoder``'s public API.
+struct NMEAEventForwarder: NMEAReportSink {
+    /// The caller's closure, for the length of one `feed` or `finish` call.
+    let emit: (NMEAEvent) -> Void
+
+    mutating func fix(_ fix: Fix) { emit(.fix(fix)) }
+    mutating func sky(_ view: SkyView) { emit(.sky(view)) }
+}
