@@ -90,15 +90,16 @@ package struct GPSDReportWriter {
             w.literal(",\"satellites\":[")
             var first = true
             for s in view.satellites {
-                // One satellite: at most 5 integers (20 bytes each), 3 numbers (40 each) and 70 bytes of names.
+                // One satellite: at most 3 integers (20 bytes each), 3 numbers (40 each), the comma before it and
+                // 65 bytes of names and punctuation: 246 bytes, all reserved here.
                 w.reserve(300, &out)
                 if !first { w.byte(0x2C) }
                 first = false
                 w.literal("{\"PRN\":")
                 w.int(s.prn)
-                w.tenths(",\"el\":", s.elevation, &out)
-                w.tenths(",\"az\":", s.azimuth, &out)
-                w.tenths(",\"ss\":", s.signalStrength, &out)
+                w.tenths(",\"el\":", s.elevation)
+                w.tenths(",\"az\":", s.azimuth)
+                w.tenths(",\"ss\":", s.signalStrength)
                 if s.used { w.literal(",\"used\":true") } else { w.literal(",\"used\":false") }
                 if let g = s.gnssID {
                     w.literal(",\"gnssid\":")

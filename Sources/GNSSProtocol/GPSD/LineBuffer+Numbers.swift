@@ -1,10 +1,10 @@
 extension LineBuffer {
     /// `,"name":value` with one decimal, as ``number(_:_:_:_:)`` with 1 writes it, when present and finite: the
-    /// satellites' elevations, azimuths and signal strengths, inlined where they are written.
+    /// satellites' elevations, azimuths and signal strengths, inlined where they are written. The caller has
+    /// reserved the length of `key` plus 40 bytes (a satellite reserves for all its members at once).
     @inline(__always)
-    mutating func tenths(_ key: StaticString, _ value: Double?, _ out: inout [UInt8]) {
+    mutating func tenths(_ key: StaticString, _ value: Double?) {
         guard let value, value.isFinite else { return }
-        reserve(key.utf8CodeUnitCount + 40, &out)
         literal(key)
         let scaled = abs(value) * 10
         guard scaled < 1e15 else { return fixed(value, 1) }

@@ -4,11 +4,10 @@
 /// and any number of parts; it completes when a sentence other than GSV follows a series' last part.
 struct SkyAssembler: Sendable {
     private(set) var view = SkyView()
-    /// The PRNs of the satellites used, one bit each: ``NMEASatelliteNumbering/identify(_:system:)`` gives PRNs of
-    /// 1...514, all below the 576 bits here.
-    private var usedBits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
-        0, 0, 0, 0, 0, 0, 0, 0, 0
-    )
+    /// The PRNs of the satellites used.
+    private var used = PRNSet()
+    /// The PRNs of `view.satellites`, so that a GSV finds whether a satellite is listed already without a search.
+    private var inView = PRNSet()
     /// How many used satellites were listed, repeats included; gpsd keeps the first 256.
     private var usedCount = 0
     private var previousWasGSV = false
@@ -34,31 +33,10 @@ struct SkyAssembler: Sendable {
         guard complete else { return nil }
         complete = false
         for k in view.satellites.indices {
-            view.satellites[k].used = isUsed(view.satellites[k].prn)
+            view.satellites[k].used = used.contains(view.satellites[k].prn)
         }
         view.time = time
         return view
-    }
-
-    /// Whether `prn` is in the used set; PRNs outside 0..<576 (never identified) are not.
-    @inline(__always)
-    private func isUsed(_ prn: Int) -> Bool {
-        guard prn >= 0, prn < 576 else { return false }
-        // In bounds: word prn >> 6 is at most 8 of the nine.
-        let word = withUnsafeBytes(of: usedBits) { $0.load(fromByteOffset: (prn &>> 6) &* 8, as: UInt64.self) }
-        return word & (1 &<< UInt64(prn & 63)) != 0
-    }
-
-    /// Adds `prn`, an identified PRN (1...514), to the used set.
-    @inline(__always)
-    private mutating func markUsed(_ prn: Int) {
-        guard prn >= 0, prn < 576 else { return }
-        withUnsafeMutableBytes(of: &usedBits) { bits in
-            // In bounds: word prn >> 6 is at most 8 of the nine.
-            let offset = (prn &>> 6) &* 8
-            let word = bits.load(fromByteOffset: offset, as: UInt64.self)
-            bits.storeBytes(of: word | 1 &<< UInt64(prn & 63), toByteOffset: offset, as: UInt64.self)
-        }
     }
 
     /// Records the DOP a GGA or GNS carries.
@@ -67,7 +45,7 @@ struct SkyAssembler: Sendable {
     /// Applies a GSA: fix mode aside (the cycle takes it), the satellites used and PDOP, HDOP, VDOP.
     mutating func applyGSA(_ f: NMEAFields, system talkerSystem: NMEASatelliteNumbering.System) {
         if !previousWasGSA {
-            usedBits = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+            used.removeAll()
             usedCount = 0
         }
         previousWasGSA = true
@@ -80,7 +58,7 @@ struct SkyAssembler: Sendable {
             if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system),
                 usedCount < 256
             {
-                markUsed(id.prn)
+                used.insert(id.prn)
                 usedCount &+= 1
             }
         }
@@ -96,6 +74,7 @@ struct SkyAssembler: Sendable {
         }
         if !previousWasGSV && part == 1 {
             view.satellites.removeAll(keepingCapacity: true)
+            inView.removeAll()
             complete = false
         }
         previousWasGSV = true
@@ -107,7 +86,9 @@ struct SkyAssembler: Sendable {
                 let el = f.double(k + 1)
                 let az = f.double(k + 2)
                 let ss = f.double(k + 3)
-                if let existing = view.satellites.firstIndex(where: { $0.prn == id.prn }) {
+                // A PRN the set cannot hold is looked for in the list (never, with the PRNs `identify` gives).
+                let listed = PRNSet.holds(id.prn) ? inView.contains(id.prn) : true
+                if listed, let existing = view.satellites.firstIndex(where: { $0.prn == id.prn }) {
                     if view.satellites[existing].signalStrength == nil {
                         view.satellites[existing].signalStrength = ss
                     }
@@ -116,6 +97,7 @@ struct SkyAssembler: Sendable {
                         Satellite(
                             prn: id.prn, gnssID: id.gnssID, svID: id.svID, elevation: el, azimuth: az,
                             signalStrength: ss))
+                    inView.insert(id.prn)
                 }
             }
             k += 4
