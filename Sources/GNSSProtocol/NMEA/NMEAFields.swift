@@ -109,7 +109,24 @@ struct NMEAFields {
         guard k < e else { return nil }
         let degrees = whole / 100
         let minutes = whole - degrees * 40
-        guard let fraction = NMEAFields.parseDouble(base, k, e) else { return nil }
+        let fraction: Double
+        if e &- k <= 18 {
+            // `.digits`, as `parseDouble` reads it when it is this short: every digit kept, then one division.
+            var mantissa: UInt64 = 0
+            var t = k &+ 1
+            while t < e {
+                let d = UInt64(base[t] &- 48)
+                guard d <= 9 else { return nil }
+                mantissa = mantissa &* 10 &+ d
+                t &+= 1
+            }
+            let fractionDigits = e &- k &- 1
+            guard fractionDigits > 0 else { return nil }
+            fraction = Double(mantissa) / NMEAFields.powersOfTen[fractionDigits]
+        } else {
+            guard let long = NMEAFields.parseDouble(base, k, e) else { return nil }
+            fraction = long
+        }
         let fullMinutes = Double(minutes) + fraction
         return fullMinutes * (1.0 / 60.0)
     }
