@@ -9,7 +9,7 @@ public enum GPSDJSONWriter {
     public static func appendTPV(
         _ fix: Fix, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
-        var writer = GPSDReportWriter()
+        var writer = GPSDReportWriter.singleLine()
         writer.appendTPV(fix, device: device, newline: newline, to: &out)
     }
 
@@ -17,7 +17,7 @@ public enum GPSDJSONWriter {
     public static func appendSKY(
         _ view: SkyView, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
-        var writer = GPSDReportWriter()
+        var writer = GPSDReportWriter.singleLine()
         writer.appendSKY(view, device: device, newline: newline, to: &out)
     }
 

@@ -11,9 +11,17 @@ package struct GPSDReportWriter {
     private var deviceMember: [UInt8] = []
     /// The date part of the last time written.
     private var dates = DatePrefixCache()
+    /// Whether `deviceMember` is kept: not by the writer of a single line, for which building it would cost an
+    /// allocation and a second copy.
+    private let keepsDevice: Bool
 
     /// Creates a writer that has written nothing yet.
-    package init() {}
+    package init() { self.init(keepsDevice: true) }
+
+    private init(keepsDevice: Bool) { self.keepsDevice = keepsDevice }
+
+    /// A writer for one line, which keeps nothing for a next one (``GPSDJSONWriter``'s).
+    static func singleLine() -> GPSDReportWriter { GPSDReportWriter(keepsDevice: false) }
 
     /// Appends one TPV line for `fix`, ending with `\n` when `newline` is true. `device` overrides `fix.device`.
     package mutating func appendTPV(
@@ -120,6 +128,11 @@ package struct GPSDReportWriter {
     /// `,"device":"name"`: escaped the first time a name is written, then copied.
     @inline(__always)
     private mutating func writeDevice(_ device: String, _ w: inout LineBuffer, _ out: inout [UInt8]) {
+        guard keepsDevice else {
+            w.literal(",\"device\":")
+            w.string(device, &out)
+            return
+        }
         // Equal strings that share storage (the same name on every line) compare without reading their bytes.
         if device != deviceName {
             deviceName = device
