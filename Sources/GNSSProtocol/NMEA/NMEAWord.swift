@@ -144,10 +144,10 @@ enum NMEAWord {
     /// 0x25, equal to 0x2A, or from 0x7F up; the caller checks that it is `*`.
     @inline(__always)
     static func bodyStopCandidates(_ x: UInt64) -> UInt64 {
-        // A borrow (from `- 0x25`) or a carry (from `+ 1`, `+ 0x7F`) leaves a byte only when that byte is flagged
-        // itself, so no byte below the first flagged one is touched. Below 0x80, `(x ^ 0x2A) + 0x7F` has its high
-        // bit clear exactly at 0x2A.
-        let range = (x &- 0x2525_2525_2525_2525) | (x &+ ones) | x
+        // `- 0x25` sets the high bit below 0x25 and from 0xA5 up, `+ 1` from 0x7F to 0xFE. A borrow or a carry
+        // leaves a byte only when that byte is flagged itself, so no byte below the first flagged one is touched.
+        // Below 0x80, `(x ^ 0x2A) + 0x7F` has its high bit clear exactly at 0x2A.
+        let range = (x &- 0x2525_2525_2525_2525) | (x &+ ones)
         let star = ~((x ^ 0x2A2A_2A2A_2A2A_2A2A) &+ lows)
         return (range | star) & highs
     }
@@ -169,44 +169,45 @@ enum NMEAWord {
         _ p: UnsafePointer<UInt8>, available: Int, limit: Int, starts: UnsafeMutablePointer<UInt16>
     ) -> (stop: Int, sum: UInt8, count: Int)? {
         // Words start at 1, 9, ... and stop before one that starts past `limit - 3`, the last place for the `*`;
-        // every word lies inside the `available` bytes (k + 8 <= bound <= available).
-        let bound = Swift.min(available, limit &+ 5)
+        // every word lies inside the `available` bytes (k + 8 <= available).
+        let wordEnd = Swift.min(available, limit &+ 5) &- 7
         starts[0] = 0
-        var count = 0
+        // The last entry written: a moving pointer keeps one register fewer busy than a base and a count.
+        var last = starts
         var words: UInt64 = 0
         var k = 1
-        while k &+ 8 <= bound {
-            let w = load(p + k)
+        while k < wordEnd {
+            var w = load(p + k)
             var commas = commasBeforeStop(w)
             let stops = bodyStopCandidates(w)
             if stops != 0 {
-                let t = stops.trailingZeroBitCount &>> 3
-                let stop = k &+ t
+                // The bits up to the first stop's high bit: its byte is not a comma, and the bytes below it are
+                // the body's.
+                let upTo = stops ^ (stops &- 1)
+                commas &= upTo
+                w &= upTo &>> 8
+            }
+            words ^= w
+            // At most `limit` + 4 commas in all: the table has room for each, and the count is capped below.
+            while commas != 0 {
+                last += 1
+                last.pointee = UInt16(truncatingIfNeeded: k &+ (commas.trailingZeroBitCount &>> 3))
+                commas &= commas &- 1
+            }
+            if stops != 0 {
+                let stop = k &+ (stops.trailingZeroBitCount &>> 3)
                 // p[stop + 3] is readable: stop + 3 < available.
                 guard p[stop] == 0x2A, stop &+ 3 <= limit, stop &+ 3 < available, p[stop &+ 1] > 0x24,
                     p[stop &+ 2] > 0x24, p[stop &+ 3] == 0x0D || p[stop &+ 3] == 0x0A
                 else { return nil }
-                let below = (1 &<< UInt64(truncatingIfNeeded: 8 &* t)) &- 1
-                commas &= below
-                // At most `limit` + 4 commas in all: the table has room for each, and the count is capped below.
-                while commas != 0 {
-                    count &+= 1
-                    starts[count] = UInt16(truncatingIfNeeded: k &+ (commas.trailingZeroBitCount &>> 3))
-                    commas &= commas &- 1
-                }
+                var count = last - starts
                 if count >= NMEAFields.capacity {
                     count = NMEAFields.capacity
                 } else {
                     count &+= 1
                     starts[count] = UInt16(truncatingIfNeeded: stop)
                 }
-                return (stop, xorOfBytes(words ^ (w & below)), count)
-            }
-            words ^= w
-            while commas != 0 {
-                count &+= 1
-                starts[count] = UInt16(truncatingIfNeeded: k &+ (commas.trailingZeroBitCount &>> 3))
-                commas &= commas &- 1
+                return (stop, xorOfBytes(words), count)
             }
             k &+= 8
         }
