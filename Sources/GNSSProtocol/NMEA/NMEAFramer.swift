@@ -96,6 +96,15 @@ struct NMEAFramer: Sendable {
             case .idle:
                 let c = p[i]
                 if Self.isStart(c) {
+                    let taken = sink.lineSentence(at: p + i, available: n &- i, reports: &reports)
+                    if taken != 0 {
+                        // A plain line, decoded already: what the scan below would find, and its line end.
+                        statistics.sentences += 1
+                        atLineStart = true
+                        i &+= taken &+ 1
+                        if i < n && p[i] == 0x0A { i &+= 1 }
+                        continue
+                    }
                     atLineStart = false
                     var j = i + 1
                     let end = Swift.min(n, i + limit + 1)

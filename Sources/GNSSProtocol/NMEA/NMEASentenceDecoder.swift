@@ -31,30 +31,54 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         cycle.finish(&reports)
     }
 
+    /// Entries in the field table: enough for ``NMEAFields/capacity`` + 1, and for every comma
+    /// ``NMEAWord/scanLine(_:available:limit:starts:)`` may record.
+    private static let tableSize = Swift.max(NMEAFields.capacity + 1, NMEAFramer.maximumSentenceLength + 6)
+
     mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, reports: inout some NMEAReportSink) {
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEAFields.capacity + 1) { table in
-            decode(s, starts: table.baseAddress!, reports: &reports)
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.tableSize) { table in
+            let starts = table.baseAddress!
+            let p = s.baseAddress!
+            let n = s.count
+            // Only sentences that may be parsed (a known type, or DBT, whose fields are counted) have their commas
+            // recorded: logs carry many proprietary and unsupported sentences.
+            let splitting =
+                n >= 6 && p[0] == 0x24 && p[1] != 0x50
+                && (NMEASentenceType.from(p[3], p[4], p[5]) != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
+            let scanned =
+                splitting
+                ? NMEAWord.scanSentence(p, n, starts: starts)
+                : NMEAWord.checkSentence(p, n)
+            decode(s, scanned: scanned, starts: starts, reports: &reports)
         }
     }
 
-    /// Checks and parses sentence `s`, with `starts` (room for ``NMEAFields/capacity`` + 1 entries) as the field
-    /// table.
+    mutating func lineSentence(
+        at p: UnsafePointer<UInt8>, available: Int, reports: inout some NMEAReportSink
+    ) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.tableSize) { table in
+            let starts = table.baseAddress!
+            // Every line is split: recording the commas of one that is not parsed costs less than telling it apart.
+            guard
+                let scanned = NMEAWord.scanLine(
+                    p, available: available, limit: NMEAFramer.maximumSentenceLength, starts: starts)
+            else { return 0 }
+            let n = scanned.stop &+ 3
+            decode(UnsafeBufferPointer(start: p, count: n), scanned: scanned, starts: starts, reports: &reports)
+            return n
+        }
+    }
+
+    /// Checks and parses sentence `s`, scanned into `scanned` and the field table `starts` (which only
+    /// sentences that may be parsed need).
     @inline(__always)
     private mutating func decode(
-        _ s: UnsafeBufferPointer<UInt8>, starts: UnsafeMutablePointer<UInt16>, reports: inout some NMEAReportSink
+        _ s: UnsafeBufferPointer<UInt8>, scanned: (stop: Int, sum: UInt8, count: Int),
+        starts: UnsafeMutablePointer<UInt16>, reports: inout some NMEAReportSink
     ) {
         let p = s.baseAddress!
         let n = s.count
-        // Only sentences that may be parsed (a known type, or DBT, whose fields are counted) have their commas
-        // recorded: logs carry many proprietary and unsupported sentences.
         let type = n >= 6 ? NMEASentenceType.from(p[3], p[4], p[5]) : nil
-        let splitting =
-            n >= 6 && p[0] == 0x24 && p[1] != 0x50
-            && (type != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
-        let scanned =
-            splitting
-            ? NMEAWord.scanSentence(p, n, starts: starts)
-            : NMEAWord.checkSentence(p, n)
         let k = scanned.stop
         let sum = scanned.sum
         if k < n && p[k] != 0x2A {

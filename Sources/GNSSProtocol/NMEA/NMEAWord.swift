@@ -139,6 +139,81 @@ enum NMEAWord {
         return (stop, xorOfBytes(words), count)
     }
 
+    /// The bytes of `x` that may end a sentence body, a superset of `*`, sentence starts (`$`, `!`) and bytes
+    /// outside printable ASCII whose lowest byte is exact: the first flagged byte is the first byte of `x` below
+    /// 0x25, equal to 0x2A, or from 0x7F up; the caller checks that it is `*`.
+    @inline(__always)
+    static func bodyStopCandidates(_ x: UInt64) -> UInt64 {
+        // `- 0x25` sets the high bit below 0x25 and from 0xA5 up, `+ 1` from 0x7F to 0xFE. A borrow or a carry
+        // leaves a byte only when that byte is flagged itself, so no byte below the first flagged one is touched.
+        // Below 0x80, `(x ^ 0x2A) + 0x7F` has its high bit clear exactly at 0x2A.
+        let range = (x &- 0x2525_2525_2525_2525) | (x &+ ones)
+        let star = ~((x ^ 0x2A2A_2A2A_2A2A_2A2A) &+ lows)
+        return (range | star) & highs
+    }
+
+    /// The commas of `x`, exact in every byte below 0x80 that no lower byte of 0x80 or more precedes (adding 0x7F
+    /// carries out of a byte only from 0x81 up), so exact below the first ``bodyStopCandidates(_:)`` byte.
+    @inline(__always)
+    static func commasBeforeStop(_ x: UInt64) -> UInt64 {
+        ~((x ^ 0x2C2C_2C2C_2C2C_2C2C) &+ lows) & highs
+    }
+
+    /// Scans the line starting at `p[0]` (`$` or `!`), with `available` bytes readable from `p`, when it is a
+    /// plain sentence: printable bytes free of `$`, `!` and the three bytes 0x22, 0x23, 0x20 up to a `*` at
+    /// `stop`, two bytes above 0x24 and a CR or LF at `stop + 3`, which is at most `limit`. Then the result is what
+    /// ``scanSentence(_:_:starts:)`` gives for `p[0..<stop + 3]`, with `starts` holding room for
+    /// ``NMEAFields/capacity`` + 1 entries and for `limit` + 6; otherwise nil, and `starts` holds junk.
+    @inline(__always)
+    static func scanLine(
+        _ p: UnsafePointer<UInt8>, available: Int, limit: Int, starts: UnsafeMutablePointer<UInt16>
+    ) -> (stop: Int, sum: UInt8, count: Int)? {
+        // Words start at 1, 9, ... and stop before one that starts past `limit - 3`, the last place for the `*`;
+        // every word lies inside the `available` bytes (k + 8 <= available).
+        let wordEnd = Swift.min(available, limit &+ 5) &- 7
+        starts[0] = 0
+        // The last entry written: a moving pointer keeps one register fewer busy than a base and a count.
+        var last = starts
+        var words: UInt64 = 0
+        var k = 1
+        while k < wordEnd {
+            var w = load(p + k)
+            var commas = commasBeforeStop(w)
+            let stops = bodyStopCandidates(w)
+            if stops != 0 {
+                // The bits up to the first stop's high bit: its byte is not a comma, and the bytes below it are
+                // the body's.
+                let upTo = stops ^ (stops &- 1)
+                commas &= upTo
+                w &= upTo &>> 8
+            }
+            words ^= w
+            // At most `limit` + 4 commas in all: the table has room for each, and the count is capped below.
+            while commas != 0 {
+                last += 1
+                last.pointee = UInt16(truncatingIfNeeded: k &+ (commas.trailingZeroBitCount &>> 3))
+                commas &= commas &- 1
+            }
+            if stops != 0 {
+                let stop = k &+ (stops.trailingZeroBitCount &>> 3)
+                // p[stop + 3] is readable: stop + 3 < available.
+                guard p[stop] == 0x2A, stop &+ 3 <= limit, stop &+ 3 < available, p[stop &+ 1] > 0x24,
+                    p[stop &+ 2] > 0x24, p[stop &+ 3] == 0x0D || p[stop &+ 3] == 0x0A
+                else { return nil }
+                var count = last - starts
+                if count >= NMEAFields.capacity {
+                    count = NMEAFields.capacity
+                } else {
+                    count &+= 1
+                    starts[count] = UInt16(truncatingIfNeeded: stop)
+                }
+                return (stop, xorOfBytes(words), count)
+            }
+            k &+= 8
+        }
+        return nil
+    }
+
     /// Scans sentence `p[0..<n]` as ``scanSentence(_:_:starts:)`` does, without splitting it: `stop`,
     /// `sum`, and one field (`count` is 1, nothing is written). The loop is this short for sentences nothing
     /// parses.
