@@ -38,11 +38,7 @@ package struct GPSDReportWriter {
             }
             w.literal(",\"mode\":")
             w.int(fix.mode.rawValue)
-            if let time = fix.time {
-                w.literal(",\"time\":\"")
-                w.time(time, &dates)
-                w.byte(0x22)
-            }
+            if let time = fix.time { w.timeMember(time, &dates) }
             w.number(",\"ept\":", fix.ept, 3, &out)
             w.number(",\"lat\":", fix.latitude, 9, &out)
             w.number(",\"lon\":", fix.longitude, 9, &out)
@@ -79,9 +75,7 @@ package struct GPSDReportWriter {
             if let device = device ?? view.device { writeDevice(device, &w, &out) }
             if let time = view.time {
                 w.reserve(40, &out)
-                w.literal(",\"time\":\"")
-                w.time(time, &dates)
-                w.byte(0x22)
+                w.timeMember(time, &dates)
             }
             w.number(",\"xdop\":", view.xdop, 2, &out)
             w.number(",\"ydop\":", view.ydop, 2, &out)

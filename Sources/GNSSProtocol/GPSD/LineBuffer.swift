@@ -131,6 +131,14 @@ struct LineBuffer {
         byte(0x5A)
     }
 
+    /// `,"time":"YYYY-MM-DDTHH:MM:SS.sssZ"`, the date part from `dates` (35 bytes, the caller has reserved 36).
+    @inline(__always)
+    mutating func timeMember(_ time: GNSSTime, _ dates: inout DatePrefixCache) {
+        literal(",\"time\":\"")
+        self.time(time, &dates)
+        byte(0x22)
+    }
+
     /// `bytes` as they are, of any length.
     mutating func bytes(_ bytes: [UInt8], _ out: inout [UInt8]) {
         guard bytes.count <= Self.capacity else {
