@@ -45,6 +45,8 @@ extension GPSFakeEndToEndTests {
                 gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
                 ownTemporaryDirectory: true)
             defer { fake.kill() }
+            // gpsfake can fail to give its gpsd the device (GPSFakeDevice): give it again.
+            try await fake.addGPSFakeDevice()
             let fixed = await daemon.stderr.line(containing: "location: fixed (gpsd", timeout: 90)
             try #require(
                 fixed != nil,

@@ -29,6 +29,8 @@ import Testing
             gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
             ownTemporaryDirectory: true)
         defer { fake.kill() }
+        // gpsfake can fail to give its gpsd the device (GPSFakeDevice): give it again.
+        try await fake.addGPSFakeDevice()
         let daemon = try SingletondProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
         // The daemon retries until gpsfake's gpsd listens; once it watches, gpsd opens the log's device.

@@ -50,6 +50,8 @@ package final class ChildProcess: Sendable {
     /// The device and inode of the child's standard error pipe as `$JOURNAL_STREAM` names them ("DEV:INODE"), when
     /// standard error is ``Output/pipe``.
     package let stderrIdentity: String?
+    /// The child's `$TMPDIR`, when it was started with `ownTemporaryDirectory`.
+    package let temporaryDirectory: String?
     /// The child's own directory: its `$TMPDIR` with `ownTemporaryDirectory`, and where ``Output/kept`` output is.
     private let directory: TemporaryDirectory?
     private let exit: ExitRecord
@@ -120,6 +122,7 @@ package final class ChildProcess: Sendable {
         self.stdout = outPipe.map { LineReader(fd: $0.read) } ?? .ended()
         self.stderr = errPipe.map { LineReader(fd: $0.read) } ?? .ended()
         stderrIdentity = identity
+        temporaryDirectory = ownTemporaryDirectory ? directory?.path : nil
         self.directory = directory
         exit = ExitRecord(reaping: child)
     }
