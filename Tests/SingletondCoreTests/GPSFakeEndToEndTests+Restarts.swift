@@ -41,12 +41,8 @@ extension GPSFakeEndToEndTests {
         var warm: Holdings?
         for round in 1...10 {
             // Without -1 gpsfake replays the log in a loop, so fixes come whenever the daemon's backoff lets it in.
-            let fake = try ChildProcess(
-                gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
-                ownTemporaryDirectory: true)
+            let fake = try await GPSFake.start(gpsfake, ["-n", "-q", "-c", "0.01", Self.fixture], port: port).process
             defer { fake.kill() }
-            // gpsfake can fail to give its gpsd the device (GPSFakeDevice): give it again.
-            try await fake.addGPSFakeDevice()
             let fixed = await daemon.stderr.line(containing: "location: fixed (gpsd", timeout: 90)
             try #require(
                 fixed != nil,

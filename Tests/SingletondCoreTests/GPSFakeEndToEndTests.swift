@@ -22,15 +22,9 @@ import Testing
         let gpspipe = try Self.tool("gpspipe")
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let port = try freePort()
-
-        // gpsfake gets a `$TMPDIR` of its own (see ChildProcess.init's ownTemporaryDirectory).
-        let fake = try ChildProcess(
-            gpsfake, ["-n", "-q", "-P", "\(port)", "-c", "0.01", Self.fixture], stderr: .kept,
-            ownTemporaryDirectory: true)
+        let started = try await GPSFake.start(gpsfake, ["-n", "-q", "-c", "0.01", Self.fixture])
+        let (fake, port) = (started.process, started.port)
         defer { fake.kill() }
-        // gpsfake can fail to give its gpsd the device (GPSFakeDevice): give it again.
-        try await fake.addGPSFakeDevice()
         let daemon = try SingletondProcess(["--gpsd", "127.0.0.1:\(port)", "--control", directory.file("c.sock")])
         defer { daemon.kill() }
         // The daemon retries until gpsfake's gpsd listens; once it watches, gpsd opens the log's device.

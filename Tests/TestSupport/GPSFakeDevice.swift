@@ -32,7 +32,7 @@ package enum GPSFakeDevice {
                 do {
                     let reply = try request("+\(device)\r\n\0", to: controlSocket)
                     guard reply.hasPrefix("OK") || reply.hasPrefix("ERROR") else {
-                        throw GPSFakeDeviceError("gpsd answered \(reply.debugDescription) to adding \(device)")
+                        throw GPSFakeError("gpsd answered \(reply.debugDescription) to adding \(device)")
                     }
                     return device
                 } catch let error as ControlSocketRefused {
@@ -41,7 +41,7 @@ package enum GPSFakeDevice {
             }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw GPSFakeDeviceError(
+        throw GPSFakeError(
             isRunning() ? "after 30 s: \(lastProblem)" : "gpsfake exited before its gpsd had its device: \(lastProblem)"
         )
     }
@@ -69,13 +69,13 @@ package enum GPSFakeDevice {
     /// Throws ``ControlSocketRefused`` while nothing listens there yet (no file, or a file not listened on).
     static func request(_ text: String, to path: String) throws -> String {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw GPSFakeDeviceError("socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw GPSFakeError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw GPSFakeDeviceError("control socket path too long: \(path)")
+            throw GPSFakeError("control socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let connected = withUnsafePointer(to: &address) {
@@ -88,7 +88,7 @@ package enum GPSFakeDevice {
             if code == ENOENT || code == ECONNREFUSED {
                 throw ControlSocketRefused(description: "\(path): \(String(cString: strerror(code)))")
             }
-            throw GPSFakeDeviceError("connect \(path): \(String(cString: strerror(code)))")
+            throw GPSFakeError("connect \(path): \(String(cString: strerror(code)))")
         }
         // A hang bound only: gpsd answers a control request as soon as it reads it.
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
@@ -97,7 +97,7 @@ package enum GPSFakeDevice {
         var reply = [UInt8](repeating: 0, count: 64)
         let count = reply.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else {
-            throw GPSFakeDeviceError("no reply from \(path): \(count < 0 ? String(cString: strerror(errno)) : "EOF")")
+            throw GPSFakeError("no reply from \(path): \(count < 0 ? String(cString: strerror(errno)) : "EOF")")
         }
         return String(decoding: reply[0..<count], as: UTF8.self)
     }
@@ -106,23 +106,4 @@ package enum GPSFakeDevice {
     struct ControlSocketRefused: Error, CustomStringConvertible {
         let description: String
     }
-}
-
-extension ChildProcess {
-    /// Gives this gpsfake's gpsd its device (see ``GPSFakeDevice``) and returns the device's path. The gpsfake was
-    /// started with `ownTemporaryDirectory`, where it keeps its gpsd's control socket.
-    @discardableResult
-    package func addGPSFakeDevice() async throws -> String {
-        guard let temporaryDirectory else {
-            throw GPSFakeDeviceError("gpsfake was started without a temporary directory of its own")
-        }
-        return try await GPSFakeDevice.add(gpsfake: pid, temporaryDirectory: temporaryDirectory) { isRunning }
-    }
-}
-
-/// Why gpsfake's gpsd could not be given its device.
-package struct GPSFakeDeviceError: Error, CustomStringConvertible {
-    package let description: String
-
-    init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 
@@ -25,6 +26,23 @@ package enum LoopbackQueues {
             for queue in fields[4].split(separator: ":") { queued += Int(queue, radix: 16) ?? 0 }
         }
         return queued
+    }
+
+    /// How many of process `pid`'s descriptors are IPv4 TCP sockets whose peer is 127.0.0.1:`port`, whatever their
+    /// state: the connections a client holds to a server on that port.
+    package static func socketsConnected(toPort port: UInt16, ofProcess pid: pid_t = getpid()) throws -> Int {
+        let peer = "0100007F:" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
+        var inodes: Set<String> = []
+        for fields in try tcpSockets() where fields.count > 9 && fields[2] == peer {
+            inodes.insert("socket:[\(fields[9])]")
+        }
+        let directory = "/proc/\(pid)/fd"
+        // The process may exit meanwhile: then it holds nothing.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.count { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)")).map(inodes.contains)
+                ?? false
+        }
     }
 
     /// The IPv4 TCP sockets of `/proc/net/tcp`, one array of fields each: "sl local_address rem_address st

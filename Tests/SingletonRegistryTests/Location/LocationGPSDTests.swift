@@ -63,7 +63,7 @@ import Testing
     func deliversEveryFixGpspipeSaw(log: Log) async throws {
         let gpsfake = try GPSDTools.find("gpsfake")
         let gpspipe = try GPSDTools.find("gpspipe")
-        let started = try await GPSDTools.startFake(gpsfake, ["-p", "-q", "-c", "0.01", log.path])
+        let started = try await GPSFake.start(gpsfake, ["-p", "-q", "-c", "0.01", log.path])
         let (fake, port) = (started.process, started.port)
         defer { fake.kill() }
         let manager = LocationManager().withoutLiveTimeouts()
@@ -140,7 +140,7 @@ import Testing
         let gpsfake = try GPSDTools.find("gpsfake")
         let port = try freePort()
         let arguments = ["-1", "-q", "-c", "0.05", Fixtures.path("multignss-midnight.nmea")]
-        let first = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
+        let first = try await GPSFake.start(gpsfake, arguments, port: port).process
         defer { first.terminate() }
 
         let manager = LocationManager().withoutLiveTimeouts()
@@ -171,7 +171,7 @@ import Testing
         }
         let lastTimeBeforeKill = try #require(streams[0].fixes.compactMap(\.time).last)
 
-        let second = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
+        let second = try await GPSFake.start(gpsfake, arguments, port: port).process
         defer { second.terminate() }
         await states.next { $0.name == "waiting" }
         for index in streams.indices {
@@ -202,7 +202,7 @@ import Testing
         try await manager.start(.gpsd(host: "127.0.0.1", port: port))
 
         for round in 1...4 {
-            let fake = try await GPSDTools.startFake(gpsfake, arguments, port: port).process
+            let fake = try await GPSFake.start(gpsfake, arguments, port: port).process
             defer { fake.terminate() }
             // Every subscriber gets fixes from this gpsd: what they had from the last one was read below.
             for index in streams.indices {
@@ -210,7 +210,7 @@ import Testing
             }
             #expect(manager.subscriberCount == 10)
             // The connections to the gpsds before this one were all closed: none is left behind per restart.
-            let connected = try GPSDTools.socketsConnected(toPort: port)
+            let connected = try LoopbackQueues.socketsConnected(toPort: port)
             #expect(connected == 1, "round \(round): \(connected)")
 
             // gpsfake's SIGTERM handler kills its gpsd.

@@ -71,7 +71,7 @@ import Testing
         // exits; gpsd closing the connections ends our stream and gpspipe. 100 ms a sentence makes a pass last 9 s or
         // more, so a gpspipe started late on a loaded machine still sees enough of it. -n: gpsd opens the device as
         // soon as gpsfake adds it, whoever watches.
-        let started = try await GPSDTools.startFake(gpsfake, ["-1", "-p", "-n", "-q", "-c", "0.1", logPath])
+        let started = try await GPSFake.start(gpsfake, ["-1", "-p", "-n", "-q", "-c", "0.1", logPath])
         let (fake, port) = (started.process, started.port)
         defer { fake.terminate() }
         let channel = try await GPSDTools.connect(port: port, while: fake)
@@ -147,70 +147,6 @@ enum GPSDTools {
             out += sentence("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")
         }
         return out
-    }
-
-    /// A running gpsfake and the port its gpsd serves.
-    struct Fake {
-        let process: ChildProcess
-        let port: UInt16
-    }
-
-    /// Starts gpsfake with `arguments` on `port` (a free one when `nil`), working around three races of gpsfake 3.22.
-    ///
-    /// gpsfake names its gpsd's control socket `$TMPDIR/gpsfake-PID.sock` and, if a file of that name exists, takes
-    /// it for its gpsd being ready. gpsd leaves the socket behind when it is stopped, so once pids wrap around, a
-    /// shared /tmp holds stale ones: each gpsfake gets an empty `$TMPDIR` of its own, which also keeps its standard
-    /// error for the failure message.
-    ///
-    /// gpsfake can fail to give its gpsd the device, without a word: ``GPSFakeDevice`` gives it again.
-    ///
-    /// With `-p`, gpsfake connects its own client as soon as the control socket exists, but gpsd creates that socket
-    /// before it listens on TCP: on a loaded machine the client is refused and gpsfake exits with "socket error".
-    /// So with `-p` this returns once gpsfake's client is connected, and starts again on a new port (at most five
-    /// times) when gpsfake exited before that: on a machine loaded to the point of starving it (sanitizer runs next
-    /// to builds) gpsfake has also given up with nothing but gpsd's D-Bus warning to say.
-    static func startFake(_ gpsfake: String, _ arguments: [String], port: UInt16? = nil) async throws -> Fake {
-        var said = ""
-        for _ in 0..<5 {
-            let port = try port ?? freePort()
-            let process = try ChildProcess(
-                gpsfake, ["-P", String(port)] + arguments, stderr: .kept, ownTemporaryDirectory: true)
-            do {
-                try await process.addGPSFakeDevice()
-            } catch {
-                _ = await process.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
-                said += "attempt on port \(port): \(error); gpsfake said: \(process.errorOutput)\n"
-                continue
-            }
-            guard arguments.contains("-p") else { return Fake(process: process, port: port) }
-            // Up to 30 s, 25 ms apart (pacing, not synchronisation): gpsfake starts its gpsd and connects, or exits.
-            for _ in 0..<1_200 where process.isRunning {
-                if try socketsConnected(toPort: port, ofProcess: process.pid) > 0 {
-                    return Fake(process: process, port: port)
-                }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            _ = await process.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
-            said += "attempt on port \(port): \(process.errorOutput)\n"
-        }
-        throw SourceError(.connect, source: "gpsfake", reason: "did not start: \(said)")
-    }
-
-    /// How many of process `pid`'s descriptors are IPv4 TCP sockets whose peer is 127.0.0.1:`port`, whatever their
-    /// state: the connections a client holds to a server on that port.
-    static func socketsConnected(toPort port: UInt16, ofProcess pid: pid_t = getpid()) throws -> Int {
-        let peer = String(format: "0100007F:%04X", port)
-        var inodes: Set<String> = []
-        for fields in try LoopbackQueues.tcpSockets() where fields.count > 9 && fields[2] == peer {
-            inodes.insert("socket:[\(fields[9])]")
-        }
-        let directory = "/proc/\(pid)/fd"
-        // The process may exit meanwhile: then it holds nothing.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.count { name in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)")).map(inodes.contains)
-                ?? false
-        }
     }
 
     /// Connects once gpsfake's gpsd listens: up to 200 attempts, 50 ms apart (pacing, not synchronisation).
