@@ -30,7 +30,7 @@ import Testing
 
     @Test(.singletons { $0.weatherClient.forecast = { city in "sunny in \(city)" } })
     func oneEndpointOfAStructOfClosuresIsReplaced() async throws {
-        let client = await appSingletons.weatherClient
+        let client = await RegistryActor.run { appSingletons }.weatherClient
         #expect(try await client.forecast("Oslo") == "sunny in Oslo")
         #expect(await client.alerts() == [], "the other endpoint stays live")
     }
@@ -38,17 +38,17 @@ import Testing
     @Test(.singletons { $0.serviceConfiguration.retries = 0 })
     func aConfigurationValueIsReplacedForTheTest() async {
         #expect(
-            await appSingletons.serviceConfiguration
+            await RegistryActor.run { appSingletons }.serviceConfiguration
                 == ServiceConfiguration(endpoint: "https://example.invalid", retries: 0))
     }
 
     @Test func aClockIsReplacedForATaskTree() async {
         let suspending = SuspendingClock()
         let seen = await withSingletons({ $0.clock = suspending }) {
-            await Task { await appSingletons.clock is SuspendingClock }.value
+            await Task { await RegistryActor.run { appSingletons }.clock is SuspendingClock }.value
         }
         #expect(seen)
-        #expect(await appSingletons.clock is ContinuousClock)
+        #expect(await RegistryActor.run { appSingletons }.clock is ContinuousClock)
     }
 
     @Test @RegistryActor
@@ -63,7 +63,7 @@ import Testing
     @Test func aReplacedValueWithALifecycleIsShutDownWhenItsScopeEnds() async throws {
         let sync = SyncManager()
         try await withSingletons({ $0.syncManager = sync }) {
-            try await appSingletons.syncManager.start()
+            try await RegistryActor.run { appSingletons }.syncManager.start()
             #expect(await sync.isRunning)
         }
         #expect(await !sync.isRunning)
@@ -116,7 +116,7 @@ import Testing
         let own = ServiceConfiguration(endpoint: "case \(index)", retries: index)
         let seen = await withSingletons({ $0.serviceConfiguration = own }) {
             await withTaskGroup(of: ServiceConfiguration.self) { group in
-                for _ in 0..<4 { group.addTask { await appSingletons.serviceConfiguration } }
+                for _ in 0..<4 { group.addTask { await RegistryActor.run { appSingletons }.serviceConfiguration } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }

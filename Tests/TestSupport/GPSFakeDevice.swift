@@ -85,7 +85,8 @@ package enum GPSFakeDevice {
         }
         guard connected == 0 else {
             let code = errno
-            if code == ENOENT || code == ECONNREFUSED {
+            // EINTR: a signal (another test's child ending) interrupted the connect; the next attempt starts over.
+            if code == ENOENT || code == ECONNREFUSED || code == EINTR {
                 throw ControlSocketRefused(description: "\(path): \(String(cString: strerror(code)))")
             }
             throw GPSFakeError("connect \(path): \(String(cString: strerror(code)))")
@@ -95,7 +96,10 @@ package enum GPSFakeDevice {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         try writeAll(fd, text)
         var reply = [UInt8](repeating: 0, count: 64)
-        let count = reply.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        var count: Int
+        repeat {
+            count = reply.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        } while count < 0 && errno == EINTR
         guard count > 0 else {
             throw GPSFakeError("no reply from \(path): \(count < 0 ? String(cString: strerror(errno)) : "EOF")")
         }

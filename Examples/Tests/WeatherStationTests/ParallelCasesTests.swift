@@ -16,7 +16,7 @@ import WeatherStation
     /// Claims the case's recorder, waits until another case has claimed its own, then reads the owner back from
     /// the case's task, a `Task {}` and four child tasks.
     static func claimAndReadBack(_ index: Int, overlap: Overlap) async -> [Int?] {
-        await (appSingletons.tripRecorder as? RecordingTripRecorder)?.claim(for: index)
+        await (RegistryActor.run { appSingletons.tripRecorder } as? RecordingTripRecorder)?.claim(for: index)
         await overlap.meet()
         var seen = [await recorderOwner(), await Task { await recorderOwner() }.value]
         seen += await withTaskGroup(of: Int?.self) { group in

@@ -16,9 +16,9 @@ import WeatherStation
             $0.forecastClient.forecast = { latitude, _ in latitude > 60 ? "rain" : "sun" }
         })
     func theReportDescribesTheLatestRecordedPosition() async throws {
-        let recorder = try #require(await appSingletons.tripRecorder as? RecordingTripRecorder)
-        try await appSingletons.start()
-        try await appSingletons.locationManager.start(.gpsd())
+        let recorder = try #require(await RegistryActor.run { appSingletons }.tripRecorder as? RecordingTripRecorder)
+        try await RegistryActor.run { appSingletons }.start()
+        try await RegistryActor.run { appSingletons }.locationManager.start(.gpsd())
         for await count in recorder.counts where count == 2 { break }
         #expect(try await StationReport().line() == "rooftop: rain (2 points)")
     }
@@ -26,7 +26,7 @@ import WeatherStation
     /// One endpoint of the struct of closures replaced; the other stays live.
     @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
     func oneEndpointIsReplaced() async throws {
-        let client = await appSingletons.forecastClient
+        let client = await RegistryActor.run { appSingletons }.forecastClient
         #expect(try await client.alerts() == ["gale warning"])
         #expect(try await client.forecast(1, 2) == "no forecast service configured for 1.0, 2.0")
     }

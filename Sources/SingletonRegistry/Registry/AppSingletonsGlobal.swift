@@ -17,6 +17,11 @@
 @RegistryActor
 public var appSingletons: AppSingletons {
     @inlinable _read {
+        // Swift 6.3 compiles `await appSingletons` in code outside RegistryActor without the hop to the actor, so
+        // this accessor would run beside the actor (CONCURRENCY.md, "Reading appSingletons from outside the actor").
+        // Debug builds stop there with this message; release builds check nothing.
+        RegistryActor.shared.assertIsolated(
+            "appSingletons was read outside RegistryActor: read it in @RegistryActor code or in RegistryActor.run { }")
         let entries = ScopeReadTable.entries ?? ScopeReadTable.allocated()
         var slot = 0
         if ActiveScopes.count != 0 {

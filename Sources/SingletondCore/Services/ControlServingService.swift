@@ -36,7 +36,11 @@ package final class ControlServingService: SingletondService {
         let notify = notify
         if let interval = Watchdog.interval(environment: environment, processID: System.processID()) {
             logger.debug("watchdog: pinging systemd every \(interval)")
-            watchdog.set(Task { await Watchdog.run(every: interval, notify: notify, clock: appSingletons.clock) })
+            watchdog.set(
+                Task {
+                    let clock = await RegistryActor.run { appSingletons.clock }
+                    await Watchdog.run(every: interval, notify: notify, clock: clock)
+                })
         }
     }
 

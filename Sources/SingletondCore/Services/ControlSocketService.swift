@@ -29,7 +29,8 @@ package final class ControlSocketService: SingletondService {
             throw SingletondStartError("control socket: \(problem)")
         }
         do {
-            let server = try ControlServer.bind(path: path, logger: logger, clock: await appSingletons.clock)
+            let server = try ControlServer.bind(
+                path: path, logger: logger, clock: await RegistryActor.run { appSingletons }.clock)
             bound.set(server)
         } catch {
             throw SingletondStartError("\(error)")

@@ -43,9 +43,9 @@ package enum SurveyJob {
     }
 
     private static func survey(seconds: Double, requires3D: Bool, progress: TaskProgress) async -> SurveyResult {
-        let (updates, timeline) = await (
-            appSingletons.locationManager.updates(bufferSize: 256), Timeline(appSingletons.clock)
-        )
+        let (updates, timeline) = await RegistryActor.run {
+            (appSingletons.locationManager.updates(bufferSize: 256), Timeline(appSingletons.clock))
+        }
         let duration = Duration.seconds(seconds)
         let accumulator = await withTaskGroup(of: SurveyAccumulator.self) { group in
             group.addTask {
