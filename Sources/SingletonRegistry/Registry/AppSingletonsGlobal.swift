@@ -19,9 +19,12 @@ public var appSingletons: AppSingletons {
     @inlinable _read {
         // Swift 6.3 compiles `await appSingletons` in code outside RegistryActor without the hop to the actor, so
         // this accessor would run beside the actor (CONCURRENCY.md, "Reading appSingletons from outside the actor").
-        // Debug builds stop there with this message; release builds check nothing.
-        RegistryActor.shared.assertIsolated(
-            "appSingletons was read outside RegistryActor: read it in @RegistryActor code or in RegistryActor.run { }")
+        // Debug builds stop there; release builds check nothing. (`assertIsolated` would check in release builds
+        // too: on Linux it is a call into the concurrency library, which decides by how that library was built.)
+        #if DEBUG
+            RegistryActor.shared.preconditionIsolated(
+                "appSingletons was read outside RegistryActor: read it in @RegistryActor code or in RegistryActor.run")
+        #endif
         let entries = ScopeReadTable.entries ?? ScopeReadTable.allocated()
         var slot = 0
         if ActiveScopes.count != 0 {

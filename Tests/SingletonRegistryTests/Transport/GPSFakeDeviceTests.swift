@@ -30,12 +30,12 @@ struct GPSFakeDeviceTests {
 
         // Wait for gpsfake's refused request: the trace names its control socket with the injected error.
         let refused = try await Self.poll(while: traced) {
-            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            let text = RawFile.text(trace) ?? ""
             return text.split(separator: "\n").contains {
                 $0.contains("gpsfake-\(pid).sock") && $0.contains("ECONNREFUSED") && $0.contains("INJECTED")
             }
         }
-        let traceText = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "nothing"
+        let traceText = RawFile.text(trace) ?? "nothing"
         try #require(refused, "strace did not refuse gpsfake \(pid)'s connect; it traced: \(traceText)")
 
         // gpsd has no device: what every test met when it "reported nothing".
@@ -65,10 +65,9 @@ struct GPSFakeDeviceTests {
     static func child(of traced: ChildProcess) async throws -> pid_t {
         var child: pid_t?
         _ = try await poll(while: traced) {
-            let list = try? String(
-                contentsOfFile: "/proc/\(traced.pid)/task/\(traced.pid)/children", encoding: .utf8)
+            let list = RawFile.text("/proc/\(traced.pid)/task/\(traced.pid)/children")
             child = list?.split(separator: " ").compactMap { pid_t($0) }.first { pid in
-                let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+                let commandLine = RawFile.bytes("/proc/\(pid)/cmdline") ?? []
                 let arguments = commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
                 return arguments.first?.hasSuffix("strace") == false && arguments.contains { $0.hasSuffix("gpsfake") }
             }
