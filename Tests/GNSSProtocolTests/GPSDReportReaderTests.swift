@@ -23,22 +23,30 @@ import Testing
         return line.withUnsafeBufferPointer { GPSDReportReader.message($0) } != nil
     }
 
-    /// TPV and SKY lines as gpsd writes them: the writer's output for every fix and view the NMEA fixtures (and,
-    /// where present, the shared receiver logs) decode to, and gpsd 3.22's own captured lines.
-    static func writtenLines() throws -> [[UInt8]] {
-        var inputs: [String] = []
-        let fixtures = Machine.packageRoot.appendingPathComponent("Tests/Fixtures/NMEA").path
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted() {
-            inputs.append("\(fixtures)/\(name)")
+    /// The NMEA fixtures in the repository.
+    static var fixtureInputs: [String] {
+        get throws {
+            let fixtures = Machine.packageRoot.appendingPathComponent("Tests/Fixtures/NMEA").path
+            return try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted().map { "\(fixtures)/\($0)" }
         }
-        if let shared = try? FileManager.default.contentsOfDirectory(atPath: Machine.sharedSamples.path) {
-            inputs += shared.sorted().filter { $0.hasSuffix(".log") }.map(Machine.sharedSample)
-        }
-        var lines: [[UInt8]] = [
-            Array(CapturedLines.tpvFirst.utf8), Array(CapturedLines.tpvNoFix.utf8),
-            Array(CapturedLines.tpvFull.utf8), Array(CapturedLines.tpvStatus.utf8),
-            Array(CapturedLines.sky.utf8), Array(CapturedLines.skyGalileo.utf8),
-        ]
+    }
+
+    /// The shared receiver logs (`../shared/nmea-samples`), or none where they are not beside the package.
+    static var sharedInputs: [String] {
+        let shared = (try? FileManager.default.contentsOfDirectory(atPath: Machine.sharedSamples.path)) ?? []
+        return shared.sorted().filter { $0.hasSuffix(".log") }.map(Machine.sharedSample)
+    }
+
+    /// gpsd 3.22's own captured TPV and SKY lines.
+    static let capturedLines: [[UInt8]] = [
+        CapturedLines.tpvFirst, CapturedLines.tpvNoFix, CapturedLines.tpvFull, CapturedLines.tpvStatus,
+        CapturedLines.sky, CapturedLines.skyGalileo,
+    ].map { Array($0.utf8) }
+
+    /// TPV and SKY lines as gpsd writes them: the writer's output for every fix and view the logs at `inputs`
+    /// decode to.
+    static func writtenLines(decoding inputs: [String]) throws -> [[UInt8]] {
+        var lines: [[UInt8]] = []
         for path in inputs {
             var decoder = NMEADecoder(device: path)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -54,21 +62,38 @@ import Testing
         return lines
     }
 
-    @Test func everyLineGpsdWritesIsReadInOnePassAndAgrees() throws {
-        let lines = try Self.writtenLines()
-        #expect(lines.count > 100)
+    /// Checks every line both ways and that the one-pass reader read each itself.
+    static func expectReadInOnePass(_ lines: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
         var readInOnePass = 0
-        for line in lines where Self.agree(line) { readInOnePass += 1 }
-        #expect(readInOnePass == lines.count, "the one-pass reader gave up on lines gpsd writes")
+        for line in lines where agree(line, sourceLocation: sourceLocation) { readInOnePass += 1 }
+        #expect(
+            readInOnePass == lines.count, "the one-pass reader gave up on lines gpsd writes",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test func everyLineGpsdWritesForTheFixturesIsReadInOnePassAndAgrees() throws {
+        let lines = try Self.capturedLines + Self.writtenLines(decoding: Self.fixtureInputs)
+        // The repository's fixtures decode to 65 fixes and views; with gpsd's 6 captured lines, 71.
+        #expect(lines.count >= 71)
+        Self.expectReadInOnePass(lines)
+    }
+
+    @Test(.sharedSamples) func everyLineGpsdWritesForTheSharedLogsIsReadInOnePassAndAgrees() throws {
+        let lines = try Self.writtenLines(decoding: Self.sharedInputs)
+        #expect(lines.count > 1000, "the shared receiver logs decode to thousands of fixes and views")
+        Self.expectReadInOnePass(lines)
     }
 
     @Test func mutatedLinesAgree() throws {
         var random = SplitMix64(seed: 0x6A50_5244)
         let alphabet = Array(#"{}[]",:0123456789.eE-+ tfnul\\/TPVSKYa"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
         var checked = 0
-        // Every 5th written line (the shared logs give thousands) and the fuzz corpus, six mutations each.
-        let written = try Self.writtenLines()
-        let lines = stride(from: 0, to: written.count, by: 5).map { written[$0] } + (try Self.corpus())
+        // Every line the fixtures give, every 5th line of the shared logs where present (they give thousands), and
+        // the fuzz corpus, six mutations each.
+        let shared = try Self.writtenLines(decoding: Self.sharedInputs)
+        let lines =
+            try Self.capturedLines + Self.writtenLines(decoding: Self.fixtureInputs)
+            + stride(from: 0, to: shared.count, by: 5).map { shared[$0] } + Self.corpus()
         for line in lines {
             for _ in 0..<6 {
                 var mutated = line
@@ -84,7 +109,8 @@ import Testing
                 checked += 1
             }
         }
-        #expect(checked > 300)
+        // Without the shared logs: (71 written and captured lines + the corpus's lines) x 6.
+        #expect(checked >= 6 * 71)
     }
 
     /// The gpsd fuzz target's seed corpus, one line each.
