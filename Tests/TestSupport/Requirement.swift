@@ -15,8 +15,9 @@ public struct Requirement: Sendable {
         Requirement(description: name, remedy: "apt-get install \(package)") { Machine.path(of: name) != nil }
     }
 
-    /// gpsd's tools: gpsfake runs a real gpsd on a log, gpspipe listens to it, gpsdecode is gpsd's own decoder.
-    public static let gpsdTools: [Requirement] = ["gpsfake", "gpspipe", "gpsdecode"].map {
+    /// gpsd's tools: gpsfake runs a real gpsd (package gpsd) on a log, gpspipe listens to it, gpsdecode is gpsd's
+    /// own decoder.
+    public static let gpsdTools: [Requirement] = ["gpsd", "gpsfake", "gpspipe", "gpsdecode"].map {
         tool($0, package: "gpsd gpsd-clients")
     }
 
