@@ -148,10 +148,11 @@ open class LocationManager: ManagedSingleton {
         satellites = sky
     }
 
-    /// Moves to `newState` and tells the state subscribers; repeating the current state does nothing. Only the
-    /// manager's own paths (and the package's scripted manager) change the state; a subclass drives it through
-    /// ``deliver(_:)-(Fix)`` and ``start(_:)``.
-    package func transition(to newState: LocationState) {
+    /// Moves to `newState` and tells the state subscribers; repeating the current state does nothing.
+    ///
+    /// The manager's own paths call it as a source connects, fixes and fails; a mock subclass calls it to play
+    /// those states, and delivers fixes with ``deliver(_:)-(Fix)``, as the real manager does.
+    public func transition(to newState: LocationState) {
         guard newState != state else { return }
         state = newState
         states.send(newState)

@@ -32,7 +32,7 @@ extension Singletond {
             logger.info("\(SignalHandler.name(of: signo)): shutting down")
             notify.stopping()
             let stopTimeout = options.stopTimeout
-            StopDeadline.arm(timeout: stopTimeout, clock: await RegistryActor.run { appSingletons }.clock) {
+            StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
                 logger.error("shutdown took longer than \(stopTimeout); exiting now")
                 System.exitImmediately(1)
             }

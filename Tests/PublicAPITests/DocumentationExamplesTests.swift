@@ -52,7 +52,7 @@ extension AppSingletons {
 @Suite struct DocumentationExamplesTests {
     @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
     func oneEndpointIsReplaced() async throws {
-        let client = await RegistryActor.run { appSingletons }.forecastClient
+        let client = await appSingletons.forecastClient
         #expect(try await client.alerts() == ["gale warning"])
     }
 
@@ -66,6 +66,6 @@ extension AppSingletons {
 
     @Test(.singletons { $0.network = OfflineNetworkManager() })
     func aKeyReplacesTheMainActorStruct() async {
-        #expect(await RegistryActor.run { appSingletons }.network.endpoint() == "offline")
+        #expect(await appSingletons.network.endpoint() == "offline")
     }
 }

@@ -52,6 +52,20 @@ import Testing
         #expect(escapes == [EscapedRead(keyName: "dispatch")])
     }
 
+    /// The report names the accessor the code wrote (`weatherClient`), even where the key's derived name differs.
+    enum ForecastSourceKey: SingletonKey { static var liveValue: String { "live" } }
+
+    @Test func anEscapeNamesTheAccessorThatWasRead() async throws {
+        await EscapedReadDetection.enable()
+        let escapes = try await withSingletons({ $0.forecast = "replaced" }) {
+            let scope = try #require(await SingletonScope.ofCurrentTask)
+            #expect(await Task.detached { await appSingletons.forecast }.value == "live")
+            return await scope.escapes
+        }
+        #expect(escapes == [EscapedRead(keyName: "forecastSource", accessor: "forecast")])
+        #expect(escapes.first?.description.hasPrefix("appSingletons.forecast (key forecastSource) was read") == true)
+    }
+
     @Test func readsInsideTheTaskTreeAreNotEscapes() async throws {
         await EscapedReadDetection.enable()
         let escapes = try await withSingletons({ $0[InsideKey.self] = "replaced" }) {
@@ -125,5 +139,13 @@ import Testing
             }
             try await group.waitForAll()
         }
+    }
+}
+
+extension AppSingletons {
+    /// An accessor whose name is not its key's derived name.
+    var forecast: String {
+        get { self[EscapedReadTests.ForecastSourceKey.self] }
+        set { self[EscapedReadTests.ForecastSourceKey.self] = newValue }
     }
 }

@@ -17,7 +17,7 @@ import Testing
         let mock = RecordingLongTaskManager()
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
         await withSingletons({ $0.longTaskManager = mock }) {
-            Task { try await RegistryActor.run { appSingletons }.longTaskManager.run(Self.endless(signal)) }
+            Task { try await appSingletons.longTaskManager.run(Self.endless(signal)) }
             for await _ in started { break }
         }
         #expect(await mock.state == .cancelled(name: "endless"))
@@ -30,7 +30,7 @@ import Testing
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
         let test = try #require(Test.current)
         try await trait.provideScope(for: test, testCase: Test.Case.current) {
-            Task { try await RegistryActor.run { appSingletons }.longTaskManager.run(Self.endless(signal)) }
+            Task { try await appSingletons.longTaskManager.run(Self.endless(signal)) }
             for await _ in started { break }
         }
         #expect(await mock.state == .cancelled(name: "endless"))
@@ -41,7 +41,7 @@ import Testing
         try await withSingletons({ $0.longTaskManager = outer }) {
             await withSingletons({ $0.locationManager = LocationManager() }) {}
             #expect(await outer.shutdownCalls == 0)
-            try await RegistryActor.run { appSingletons }.longTaskManager.doLongTask()
+            try await appSingletons.longTaskManager.doLongTask()
         }
         #expect(await outer.shutdownCalls == 1)
         #expect(await outer.doLongTaskCalls == 1)

@@ -30,7 +30,7 @@ import Testing
 
     @Test(.singletons { $0.weatherClient.forecast = { city in "sunny in \(city)" } })
     func oneEndpointOfAStructOfClosuresIsReplaced() async throws {
-        let client = await RegistryActor.run { appSingletons }.weatherClient
+        let client = await appSingletons.weatherClient
         #expect(try await client.forecast("Oslo") == "sunny in Oslo")
         #expect(await client.alerts() == [], "the other endpoint stays live")
     }
@@ -38,32 +38,31 @@ import Testing
     @Test(.singletons { $0.serviceConfiguration.retries = 0 })
     func aConfigurationValueIsReplacedForTheTest() async {
         #expect(
-            await RegistryActor.run { appSingletons }.serviceConfiguration
+            await appSingletons.serviceConfiguration
                 == ServiceConfiguration(endpoint: "https://example.invalid", retries: 0))
     }
 
     @Test func aClockIsReplacedForATaskTree() async {
         let suspending = SuspendingClock()
         let seen = await withSingletons({ $0.clock = suspending }) {
-            await Task { await RegistryActor.run { appSingletons }.clock is SuspendingClock }.value
+            await Task { await appSingletons.clock is SuspendingClock }.value
         }
         #expect(seen)
-        #expect(await RegistryActor.run { appSingletons }.clock is ContinuousClock)
+        #expect(await appSingletons.clock is ContinuousClock)
     }
 
     @Test @RegistryActor
     func seedStyleReplacementWorksForAUserKey() {
-        let saved = appSingletons
-        defer { appSingletons = saved }
-        appSingletons = AppSingletons { $0.serviceConfiguration = ServiceConfiguration(endpoint: "seed", retries: 1) }
+        defer { appSingletons.restoreLiveValue(of: ServiceConfigurationKey.self) }
+        appSingletons.serviceConfiguration = ServiceConfiguration(endpoint: "seed", retries: 1)
         #expect(appSingletons.serviceConfiguration.endpoint == "seed")
-        #expect(appSingletons.entries == [SingletonEntry(name: "serviceConfiguration", isLive: false)])
+        #expect(appSingletons.entries.contains(SingletonEntry(name: "serviceConfiguration", isLive: false)))
     }
 
     @Test func aReplacedValueWithALifecycleIsShutDownWhenItsScopeEnds() async throws {
         let sync = SyncManager()
         try await withSingletons({ $0.syncManager = sync }) {
-            try await RegistryActor.run { appSingletons }.syncManager.start()
+            try await appSingletons.syncManager.start()
             #expect(await sync.isRunning)
         }
         #expect(await !sync.isRunning)
@@ -116,7 +115,7 @@ import Testing
         let own = ServiceConfiguration(endpoint: "case \(index)", retries: index)
         let seen = await withSingletons({ $0.serviceConfiguration = own }) {
             await withTaskGroup(of: ServiceConfiguration.self) { group in
-                for _ in 0..<4 { group.addTask { await RegistryActor.run { appSingletons }.serviceConfiguration } }
+                for _ in 0..<4 { group.addTask { await appSingletons.serviceConfiguration } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }

@@ -82,12 +82,12 @@ import Testing
 
     @RegistryActor
     static func assignProcessWide(tag: Int) {
-        appSingletons = AppSingletons { $0.longTaskManager = RecordingLongTaskManager(tag: tag) }
+        appSingletons.longTaskManager = RecordingLongTaskManager(tag: tag)
     }
 
     @RegistryActor
     static func restoreProcessWide() {
-        appSingletons = AppSingletons()
+        appSingletons.restoreLiveValue(of: LongTaskManagerKey.self)
     }
 
     @Test func scopesNest() async {

@@ -3,13 +3,13 @@ import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
 
-/// The seed's original test, ported to Swift Testing: replace the process-wide container, then check the mock ran.
+/// The seed's original test, ported to Swift Testing: replace the process-wide value, then check the mock ran.
 @Suite(.timeLimit(.minutes(1))) struct SeedStyleTests {
     @Test @RegistryActor
     func mockReplacesTheSharedLongTaskManager() async throws {
         let mock = RecordingLongTaskManager()
-        appSingletons = AppSingletons { $0.longTaskManager = mock }
-        defer { appSingletons = AppSingletons() }
+        appSingletons.longTaskManager = mock
+        defer { appSingletons.restoreLiveValue(of: LongTaskManagerKey.self) }
 
         let manager = appSingletons.longTaskManager
         #expect(manager === mock)

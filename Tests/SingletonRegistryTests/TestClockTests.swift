@@ -81,7 +81,7 @@ import Testing
     @Test func aScopesClockIsWhatTheRegistryReads() async {
         let clock = TestClock()
         let seen = await withSingletons({ $0.clock = clock }) {
-            await Task { await RegistryActor.run { appSingletons }.clock is TestClock }.value
+            await Task { await appSingletons.clock is TestClock }.value
         }
         #expect(seen)
     }

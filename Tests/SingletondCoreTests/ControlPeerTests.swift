@@ -9,15 +9,17 @@ import Testing
 /// Both ends of the control socket check who is at the other end (`SO_PEERCRED`): the daemon serves its own user
 /// and root only, and the client talks only to a daemon of its own user or root. `nobody` plays the other user.
 @Suite(.timeLimit(.minutes(1))) struct ControlPeerTests {
-    /// What playing `nobody` takes: root, util-linux's `setpriv` and a Python for the fake peer.
+    /// The system's Python, which `nobody` can run (unlike a pyenv shim under /root that may come first on the PATH).
+    static let python = "/usr/bin/python3"
+
+    /// What playing `nobody` takes: root, util-linux's `setpriv` and the system's Python for the fake peer.
     static let requirements = [
-        Requirement.root, .tool("setpriv", package: "util-linux"), .tool("python3", package: "python3"),
+        Requirement.root, .tool("setpriv", package: "util-linux"), .executable(python, package: "python3"),
     ]
 
     /// Runs `script` with Python as `nobody`, its standard output piped.
     static func asNobody(_ script: String) throws -> ChildProcess {
         let setpriv = try #require(Machine.path(of: "setpriv"), "util-linux's setpriv")
-        let python = try #require(Machine.path(of: "python3"), "python3")
         return try ChildProcess(
             setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", script],
             stdout: .pipe, stderr: .pipe)

@@ -55,10 +55,11 @@ extension SingletondFaultTests {
         let (daemon, control) = try await daemonWithOpenDirectory(directory)
         defer { daemon.kill() }
         let probe = try await runAsOtherUser(["--version"])
-        try #require(
+        let binary = SingletondProcess.binary ?? "singletond"
+        #expect(
             probe.status == .exited(0),
-            "uid \(Self.otherID) cannot run \(SingletondProcess.binary ?? "singletond") (a directory on its path is "
-                + "closed to it?): \(probe.stderr)")
+            "uid \(Self.otherID) cannot run \(binary) (is a directory on its path closed to it?): \(probe.stderr)")
+        guard probe.status == .exited(0) else { return }
 
         let refused = try await runAsOtherUser(["status", "--control", control])
         #expect(refused.status == .exited(1))

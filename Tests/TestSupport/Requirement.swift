@@ -15,6 +15,14 @@ public struct Requirement: Sendable {
         Requirement(description: name, remedy: "apt-get install \(package)") { Machine.path(of: name) != nil }
     }
 
+    /// An executable at `path` exactly, from the Debian package `package`: for a program another user must be able
+    /// to run, where the first one on the `PATH` may live in a directory closed to them (a pyenv shim under /root).
+    public static func executable(_ path: String, package: String) -> Requirement {
+        Requirement(description: path, remedy: "apt-get install \(package)") {
+            FileManager.default.isExecutableFile(atPath: path)
+        }
+    }
+
     /// gpsd's tools: gpsfake runs a real gpsd (package gpsd) on a log, gpspipe listens to it, gpsdecode is gpsd's
     /// own decoder.
     public static let gpsdTools: [Requirement] = ["gpsd", "gpsfake", "gpspipe", "gpsdecode"].map {

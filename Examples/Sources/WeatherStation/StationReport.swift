@@ -11,8 +11,9 @@ public final class StationReport {
     /// The trip whose latest position the report describes.
     @Singleton(\.tripRecorder) public var trip
 
-    /// A report that reads the shared singletons each time it is made.
-    public init() {}
+    /// A report that reads the shared singletons each time it is made: `nonisolated`, so it is made anywhere
+    /// without an `await` (`@Singleton` forms its key paths on the actor, when first read).
+    public nonisolated init() {}
 
     /// `name: forecast (N points)`, for the latest recorded position; `nil` before the first one.
     public func line() async throws -> String? {

@@ -1,3 +1,4 @@
+import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 import WeatherStation
@@ -35,3 +36,20 @@ final class RecordingTripRecorder: TripRecorder {
 /// Two fixes for the scripted location manager.
 let oslo = Fix(mode: .threeD, latitude: 59.9139, longitude: 10.7522)
 let bergen = Fix(mode: .threeD, latitude: 60.3913, longitude: 5.3221)
+
+/// A location manager written by hand, as a user writes one: it plays a source that connects and reports `fixes`,
+/// through the base class's public `transition(to:)` and `deliver(_:)`, with no knowledge of isolation rules.
+final class HandWrittenLocationManager: LocationManager {
+    private let fixes: [Fix]
+
+    nonisolated init(fixes: [Fix]) {
+        self.fixes = fixes
+        super.init()
+    }
+
+    override func start() async throws {
+        transition(to: .connecting(source: "hand-written"))
+        transition(to: .waitingForFix(source: "hand-written"))
+        for fix in fixes { deliver(fix) }
+    }
+}

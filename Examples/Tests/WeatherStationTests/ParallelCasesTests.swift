@@ -16,7 +16,7 @@ import WeatherStation
     /// Claims the case's recorder, waits until another case has claimed its own, then reads the owner back from
     /// the case's task, a `Task {}` and four child tasks.
     static func claimAndReadBack(_ index: Int, overlap: Overlap) async -> [Int?] {
-        await (RegistryActor.run { appSingletons.tripRecorder } as? RecordingTripRecorder)?.claim(for: index)
+        await (appSingletons.tripRecorder as? RecordingTripRecorder)?.claim(for: index)
         await overlap.meet()
         var seen = [await recorderOwner(), await Task { await recorderOwner() }.value]
         seen += await withTaskGroup(of: Int?.self) { group in
@@ -52,18 +52,14 @@ import WeatherStation
         #expect(crossTalk >= 64, "global assignment lets concurrent cases see each other's mocks")
     }
 
-    @RegistryActor static var saved: AppSingletons?
-
     @RegistryActor
     static func assignProcessWide() {
-        if saved == nil { saved = appSingletons }
-        appSingletons = AppSingletons { $0.tripRecorder = RecordingTripRecorder() }
+        appSingletons.tripRecorder = RecordingTripRecorder()
     }
 
     @RegistryActor
     static func restoreProcessWide() {
-        if let saved { appSingletons = saved }
-        saved = nil
+        appSingletons.restoreLiveValue(of: TripRecorderKey.self)
     }
 }
 

@@ -16,9 +16,9 @@ import WeatherStation
             $0.forecastClient.forecast = { latitude, _ in latitude > 60 ? "rain" : "sun" }
         })
     func theReportDescribesTheLatestRecordedPosition() async throws {
-        let recorder = try #require(await RegistryActor.run { appSingletons }.tripRecorder as? RecordingTripRecorder)
-        try await RegistryActor.run { appSingletons }.start()
-        try await RegistryActor.run { appSingletons }.locationManager.start(.gpsd())
+        let recorder = try #require(await appSingletons.tripRecorder as? RecordingTripRecorder)
+        try await appSingletons.start()
+        try await appSingletons.locationManager.start(.gpsd())
         for await count in recorder.counts where count == 2 { break }
         #expect(try await StationReport().line() == "rooftop: rain (2 points)")
     }
@@ -26,7 +26,7 @@ import WeatherStation
     /// One endpoint of the struct of closures replaced; the other stays live.
     @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
     func oneEndpointIsReplaced() async throws {
-        let client = await RegistryActor.run { appSingletons }.forecastClient
+        let client = await appSingletons.forecastClient
         #expect(try await client.alerts() == ["gale warning"])
         #expect(try await client.forecast(1, 2) == "no forecast service configured for 1.0, 2.0")
     }
@@ -44,18 +44,15 @@ import WeatherStation
         #expect(try await StationReport().line() == nil, "another report reads the shared recorder")
     }
 
-    /// Seed style: the process-wide container replaced by one built with the test's values. Simple, but every
-    /// test that reads a value this one replaces without replacing it itself sees it while the test runs. This one
-    /// never suspends, so no other test runs on the actor between its assignment and its restore.
+    /// Seed style: a value replaced process-wide, then its live value put back. Simple, but every test that reads
+    /// a value this one replaces without replacing it itself sees it while the test runs. This one never suspends,
+    /// so no other test runs on the actor between its assignment and its restore.
     @Test @RegistryActor
-    func seedStyleReplacesTheProcessWideContainer() {
-        let saved = appSingletons
-        defer { appSingletons = saved }
-        appSingletons = AppSingletons {
-            $0.stationConfiguration = StationConfiguration(name: "seeded", maxTripPoints: 1)
-        }
+    func seedStyleReplacesAProcessWideValue() {
+        defer { appSingletons.restoreLiveValue(of: StationConfigurationKey.self) }
+        appSingletons.stationConfiguration = StationConfiguration(name: "seeded", maxTripPoints: 1)
         #expect(appSingletons.stationConfiguration.name == "seeded")
-        #expect(appSingletons.entries == [SingletonEntry(name: "stationConfiguration", isLive: false)])
+        #expect(appSingletons.entries.contains(SingletonEntry(name: "stationConfiguration", isLive: false)))
     }
 
     /// The recorder depends on the location manager: it starts after it and stops before it.
@@ -75,6 +72,25 @@ import WeatherStation
             throws: SingletonLifecycleError.undeclaredDependency(key: "tripRecorder", dependency: "locationManager")
         ) {
             try await missing.start()
+        }
+    }
+
+    /// A user's own location manager mock drives the state and the fixes the recorder sees, and a report made
+    /// from a nonisolated test (no `await`) reads the test's values through `@Singleton`.
+    @Test(.singletons { $0.tripRecorder = RecordingTripRecorder() })
+    func aHandWrittenLocationManagerFeedsTheRecorder() async throws {
+        let location = HandWrittenLocationManager(fixes: [oslo, bergen])
+        let recorder = try #require(await appSingletons.tripRecorder as? RecordingTripRecorder)
+        try await withSingletons({ $0.locationManager = location }) {
+            try await recorder.start()
+            let counts = recorder.counts
+            try await location.start()
+            for await count in counts where count == 2 { break }
+            let state = await location.state
+            #expect({ if case .fixed = state { true } else { false } }(), "\(state)")
+            let report = StationReport()
+            #expect(await report.trip.points.count == 2)
+            await recorder.shutdown()
         }
     }
 }

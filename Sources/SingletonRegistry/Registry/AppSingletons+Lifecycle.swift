@@ -8,7 +8,7 @@ extension AppSingletons {
     /// start leaves nothing running.
     public func start() async throws {
         var started: [any ManagedSingleton] = []
-        for box in try lifecycleOrder() {
+        for box in try acting.lifecycleOrder() {
             guard let value = box.lifecycle else { continue }
             do {
                 try await value.start()
@@ -25,7 +25,8 @@ extension AppSingletons {
     /// When the dependencies cannot be ordered (see ``start()``), values are shut down in the reverse of the
     /// order the container came to hold them.
     public func shutdown() async {
-        let order = (try? lifecycleOrder()) ?? Array(boxes)
+        let container = acting
+        let order = (try? container.lifecycleOrder()) ?? Array(container.boxes)
         for box in order.reversed() { await box.lifecycle?.shutdown() }
     }
 

@@ -1,13 +1,14 @@
 /// The process's shared values, one per declared ``SingletonKey``, isolated to ``RegistryActor``.
 ///
-/// Code reaches them through the global ``appSingletons`` and the accessors that each module declares on this type
-/// (`appSingletons.longTaskManager`). A key's live value is made on its first read. Tests replace values
-/// process-wide by assigning a new container (`appSingletons = AppSingletons { $0.longTaskManager = mock }`), or,
-/// safely in parallel, for one task tree with ``withSingletons(_:isolation:operation:)`` or the `.singletons` trait
-/// of `SingletonRegistryTesting`.
+/// Code reaches them through the constant ``appSingletons`` and the accessors that each module declares on this
+/// type (`appSingletons.longTaskManager`). A key's live value is made on its first read. Tests replace values for
+/// one task tree with ``withSingletons(_:isolation:operation:)`` or the `.singletons` trait of
+/// `SingletonRegistryTesting`, which run safely in parallel; code on the actor outside every scope can also set a
+/// value process-wide (`appSingletons.longTaskManager = mock`).
 ///
 /// A container holds the keys that were read from it, set on it or named to ``declare(_:)``; ``entries``,
-/// ``start()`` and ``shutdown()`` cover those.
+/// ``start()`` and ``shutdown()`` cover those. Through ``appSingletons``, each member acts on the container of the
+/// calling task's scope, or on the process-wide one outside every scope.
 @RegistryActor
 public final class AppSingletons {
     /// The values this container holds itself: all of them for a container of no scope; for a scope's container,
@@ -15,16 +16,28 @@ public final class AppSingletons {
     @exclusivity(unchecked) private var storage = SingletonStorage()
     /// The container a scope's container stands in front of; `nil` for a container of no scope.
     let enclosing: AppSingletons?
+    /// Whether this is ``appSingletons``, whose members act on the calling task's scope's container.
+    let isProcessWide: Bool
 
-    /// Creates a container that holds nothing yet: each key read from it gives the key's live value.
-    public init() {
+    /// The process-wide container, ``appSingletons``; nonisolated so that the global constant can be made on any
+    /// thread.
+    nonisolated init(processWide: Void) {
         enclosing = nil
+        isProcessWide = true
     }
 
-    /// Creates a container and lets `configure` replace values on it, before anyone reads it.
+    /// Creates a container of its own that holds nothing yet: each key read from it gives the key's live value. It
+    /// sees no override scope; for lifecycle tests that start and shut down a set of values of their own.
+    public nonisolated init() {
+        enclosing = nil
+        isProcessWide = false
+    }
+
+    /// Creates a container of its own and lets `configure` replace values on it, before anyone reads it.
     ///
     /// ```swift
-    /// appSingletons = AppSingletons { $0.longTaskManager = RecordingLongTaskManager() }
+    /// let singletons = AppSingletons { $0.longTaskManager = RecordingLongTaskManager() }
+    /// try await singletons.start()
     /// ```
     public convenience init(_ configure: (AppSingletons) throws -> Void) rethrows {
         self.init()
@@ -35,14 +48,16 @@ public final class AppSingletons {
     /// and what it does not hold it reads from `enclosing`. Making one copies nothing.
     init(inFrontOf enclosing: AppSingletons) {
         self.enclosing = enclosing
+        isProcessWide = false
     }
 
     /// The value under `key`: a replacement set on this container, or else the key's live value.
     ///
-    /// Modules declare an accessor that calls this subscript; code reads the accessor.
+    /// Modules declare an accessor that calls this subscript; code reads the accessor. `accessor` names it in
+    /// reports (the default, `#function`, is the accessor's name).
     @inlinable
-    public subscript<Key: SingletonKey>(key: Key.Type) -> Key.Value {
-        get { Self.value(in: heldBox(ObjectIdentifier(key)) ?? boxForRead(key), of: key) }
+    public subscript<Key: SingletonKey>(key: Key.Type, accessor: StaticString = #function) -> Key.Value {
+        get { Self.value(in: fastReadBox(ObjectIdentifier(key)) ?? slowReadBox(key, accessor: accessor), of: key) }
         set { replace(key, with: newValue) }
     }
 
@@ -52,14 +67,22 @@ public final class AppSingletons {
         store(SingletonBox<Key>(value, isLive: false))
     }
 
-    /// Puts `box` under its key.
+    /// Puts `box` under its key, in the container the caller acts on (``acting``).
     @usableFromInline
     func store(_ box: AnySingletonBox) {
-        storage.set(box)
+        acting.storage.set(box)
     }
 
-    /// The box under the key with identifier `id` when this container or those it stands in front of hold it and
-    /// the read cannot have escaped an override scope; `nil` sends the read to ``boxForRead(_:)``.
+    /// The container a member called on this one acts on: for ``appSingletons``, the container of the calling
+    /// task's active scope, if it has one; otherwise this one.
+    var acting: AppSingletons {
+        guard isProcessWide, let scoped = ScopeReadTable.containerOfCurrentTask() else { return self }
+        return scoped.takeUnretainedValue()
+    }
+
+    /// The fast path of a read: the box under the key with identifier `id`, when the acting container or those
+    /// it stands in front of hold it and the read cannot have escaped an override scope; `nil` sends the read to
+    /// ``slowReadBox(_:accessor:)``.
     ///
     /// It only looks: it releases nothing (`@_effects(releasenone)`, which lets the inlined read skip retaining
     /// the container around the call). Not generic and not inlinable, so that the lookup compiles inside this
@@ -69,31 +92,31 @@ public final class AppSingletons {
     /// Unretained: the container's storage owns the box, and nothing can replace it before the caller, running
     /// synchronously on ``RegistryActor``, has copied the value out.
     @usableFromInline @_effects(releasenone)
-    func heldBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
-        if enclosing == nil {
-            return ActiveScopes.count == 0 ? storage.unretainedBox(for: id) : nil
-        }
-        return enclosedBox(for: id)
+    func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+        guard enclosing == nil else { return chainedBox(for: id) }
+        if ActiveScopes.count == 0 { return storage.unretainedBox(for: id) }
+        guard isProcessWide, let scoped = ScopeReadTable.containerOfCurrentTask() else { return nil }
+        return scoped._withUnsafeGuaranteedRef { $0.chainedBox(for: id) }
     }
 
-    /// The box under `key` when ``heldBox(_:)`` found none, after noting the read if it escaped an override scope;
-    /// where no container up to the process-wide one holds the key, this container is made to hold its live value
-    /// first.
+    /// The slow path of a read, when ``fastReadBox(_:)`` found nothing: the box under `key`, after noting the read
+    /// if it escaped an override scope; where no container up to the process-wide one holds the key, the acting
+    /// container is made to hold its live value first.
     @usableFromInline
-    func boxForRead(_ key: any SingletonKey.Type) -> Unmanaged<AnySingletonBox> {
+    func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
+        let container = acting
         let id = ObjectIdentifier(key)
-        if let box = enclosedBox(for: id) {
-            if enclosing == nil, ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
-            return box
+        if container.enclosing == nil, ActiveScopes.count != 0 {
+            SingletonScope.noteUnscopedRead(of: id, accessor: "\(accessor)")
         }
-        if enclosing == nil, ActiveScopes.count != 0 { SingletonScope.noteUnscopedRead(of: id) }
-        return Unmanaged.passUnretained(holdLiveBox(of: key))
+        if let box = container.chainedBox(for: id) { return box }
+        return Unmanaged.passUnretained(container.holdLiveBox(of: key))
     }
 
-    /// The unretained box under `id` in this container or those it stands in front of, for a scope's read.
-    private func enclosedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+    /// The unretained box under `id` in this container or those it stands in front of.
+    private func chainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         if let box = storage.unretainedBox(for: id) { return box }
-        return enclosing?.enclosedBox(for: id)
+        return enclosing?.chainedBox(for: id)
     }
 
     /// The value in `box`, which holds `Key`'s, copied out without retaining the box.
@@ -116,20 +139,29 @@ public final class AppSingletons {
     /// Makes this container hold each of `keys` (their live values, unless replaced), so that ``entries``,
     /// ``start()`` and ``shutdown()`` include them before anything reads them.
     public func declare(_ keys: any SingletonKey.Type...) {
-        for key in keys where box(for: ObjectIdentifier(key)) == nil { _ = holdLiveBox(of: key) }
+        let container = acting
+        for key in keys where container.box(for: ObjectIdentifier(key)) == nil { _ = container.holdLiveBox(of: key) }
+    }
+
+    /// Puts `key`'s live value back under it, in place of a replacement: how code that set a value process-wide
+    /// (`appSingletons.longTaskManager = mock`, outside every scope) undoes it.
+    public func restoreLiveValue<Key: SingletonKey>(of key: Key.Type) {
+        let container = acting
+        container.storage.set(LiveSingletons.box(for: key))
     }
 
     /// Whether this container holds `key`, live or replaced.
     public func holds(_ key: any SingletonKey.Type) -> Bool {
-        box(for: ObjectIdentifier(key)) != nil
+        acting.box(for: ObjectIdentifier(key)) != nil
     }
 
     /// Every key this container holds, in the order it came to hold them.
     public var entries: [SingletonEntry] {
-        boxes.map { SingletonEntry(name: $0.name, isLive: $0.isLive) }
+        acting.boxes.map { SingletonEntry(name: $0.name, isLive: $0.isLive) }
     }
 
-    /// The box under the key with identifier `id`, read without recording an escape (the registry's bookkeeping).
+    /// The box under the key with identifier `id` in this container (not the acting one) or those it stands in
+    /// front of, read without recording an escape: the registry's bookkeeping.
     func box(for id: ObjectIdentifier) -> AnySingletonBox? {
         storage.box(for: id) ?? enclosing?.box(for: id)
     }

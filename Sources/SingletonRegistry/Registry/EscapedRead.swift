@@ -5,13 +5,20 @@
 public struct EscapedRead: Sendable, Hashable, CustomStringConvertible {
     /// The ``SingletonKey/name`` of the key that was read.
     public var keyName: String
+    /// The accessor the code that read it wrote (`weather` in `appSingletons.weather`), or the key's name where
+    /// it is not known.
+    public var accessor: String
 
-    /// Creates a record of an escaped read.
-    public init(keyName: String) { self.keyName = keyName }
+    /// Creates a record of an escaped read through `accessor` (by default, the key's name).
+    public init(keyName: String, accessor: String? = nil) {
+        self.keyName = keyName
+        self.accessor = accessor ?? keyName
+    }
 
     /// A sentence for a test report.
     public var description: String {
-        "appSingletons.\(keyName) was read outside the task tree of the scope that overrides it, "
+        let key = accessor == keyName ? "" : " (key \(keyName))"
+        return "appSingletons.\(accessor)\(key) was read outside the task tree of the scope that overrides it, "
             + "so it got the process-wide value instead of the override (a detached task, Dispatch callback "
             + "or thread does not inherit task-local overrides)"
     }

@@ -8,11 +8,10 @@ public actor RegistryActor {
     /// The one instance all `@RegistryActor` code is isolated to.
     public static let shared = RegistryActor()
 
-    /// Runs `body` on the registry's actor and returns what it returns: the way to read ``appSingletons`` from code
-    /// that is not isolated to `RegistryActor`.
+    /// Runs `body` on the registry's actor and returns what it returns: several reads and calls in one hop.
     ///
     /// ```swift
-    /// let manager = await RegistryActor.run { appSingletons.longTaskManager }
+    /// let (tasks, clock) = await RegistryActor.run { (appSingletons.longTaskManager, appSingletons.clock) }
     /// ```
     public static func run<T: Sendable, E: Error>(_ body: @RegistryActor () throws(E) -> T) async throws(E) -> T {
         try await body()

@@ -61,7 +61,7 @@ public final class SingletonScope {
     @usableFromInline
     static func enter(_ configure: @RegistryActor (AppSingletons) throws -> Void) rethrows -> SingletonScope {
         let enclosing = current
-        let parent = enclosing?.singletons ?? processWideSingletons
+        let parent = enclosing?.singletons ?? appSingletons
         let token = ActiveScopes.reserveToken()
         let scope = SingletonScope(parent: parent, enclosing: enclosing, token: token)
         do {
@@ -90,12 +90,13 @@ public final class SingletonScope {
         }
     }
 
-    /// Records a read of the key with identifier `id` from a container of no scope, if it escaped an active scope.
+    /// Records a read of the key with identifier `id`, through the accessor named `accessor`, from a container of no
+    /// scope, if it escaped an active scope.
     ///
     /// The read is attributed when every active scope that replaced `key` belongs to one task tree (one test):
     /// that tree is the only one whose replacement the read missed. When several trees replaced `key`, the read
     /// could have escaped any of them, so it is recorded as unattributed on each and blames none.
-    static func noteUnscopedRead(of id: ObjectIdentifier) {
+    static func noteUnscopedRead(of id: ObjectIdentifier, accessor: String) {
         guard current == nil, let isEscapedRead, isEscapedRead() else { return }
         var candidates: [SingletonScope] = []
         var name: String?
@@ -106,7 +107,8 @@ public final class SingletonScope {
             }
         }
         guard let name, !candidates.isEmpty else { return }
-        let read = EscapedRead(keyName: name)
+        // `#function` names an accessor by its bare name (`weather`), and a function by its signature.
+        let read = EscapedRead(keyName: name, accessor: accessor.contains("(") ? nil : accessor)
         let root = candidates[0].root
         if candidates.allSatisfy({ $0.root === root }) {
             root.escapeCount += 1

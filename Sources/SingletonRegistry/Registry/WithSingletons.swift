@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// try await withSingletons({ $0.longTaskManager = RecordingLongTaskManager() }) {
-///     try await RegistryActor.run { appSingletons }.longTaskManager.doLongTask()  // the replacement's
+///     try await appSingletons.longTaskManager.doLongTask()  // the replacement's
 /// }
 /// ```
 ///

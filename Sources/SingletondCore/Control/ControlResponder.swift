@@ -29,7 +29,7 @@ package struct ControlResponder: Sendable {
                 source: source, clients: (server.clientCount, server.watcherCount))
             connection.send(report.jsonLine)
         case .fix:
-            let fix = await RegistryActor.run { appSingletons }.locationManager.lastFix
+            let fix = await appSingletons.locationManager.lastFix
             var line: [UInt8] = []
             GPSDJSONWriter.appendTPV(fix ?? Fix(), to: &line)
             connection.send(line)
@@ -42,7 +42,7 @@ package struct ControlResponder: Sendable {
         case .survey(let seconds):
             await survey(seconds: seconds ?? defaultSurveySeconds, connection: connection)
         case .cancel:
-            let manager = await RegistryActor.run { appSingletons }.longTaskManager
+            let manager = await appSingletons.longTaskManager
             let state = await manager.state
             await manager.cancel()
             var writer = JSONObjectWriter()

@@ -38,7 +38,7 @@ package final class ControlServingService: SingletondService {
             logger.debug("watchdog: pinging systemd every \(interval)")
             watchdog.set(
                 Task {
-                    let clock = await RegistryActor.run { appSingletons.clock }
+                    let clock = await appSingletons.clock
                     await Watchdog.run(every: interval, notify: notify, clock: clock)
                 })
         }

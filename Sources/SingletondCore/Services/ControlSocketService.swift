@@ -30,7 +30,7 @@ package final class ControlSocketService: SingletondService {
         }
         do {
             let server = try ControlServer.bind(
-                path: path, logger: logger, clock: await RegistryActor.run { appSingletons }.clock)
+                path: path, logger: logger, clock: await appSingletons.clock)
             bound.set(server)
         } catch {
             throw SingletondStartError("\(error)")

@@ -20,7 +20,7 @@ package final class OutputService: SingletondService {
     package func start() async throws(SingletondStartError) {
         let output: FixOutput
         do {
-            output = try FixOutput(path: path, logger: logger, clock: await RegistryActor.run { appSingletons }.clock)
+            output = try FixOutput(path: path, logger: logger, clock: await appSingletons.clock)
         } catch {
             throw SingletondStartError("\(error)")
         }

@@ -32,8 +32,8 @@ package final class RegistryService: SingletondService {
 
     package func start() async throws(SingletondStartError) {
         await compose()
-        let location = await RegistryActor.run { appSingletons }.locationManager
-        let tasks = await RegistryActor.run { appSingletons }.longTaskManager
+        let location = await appSingletons.locationManager
+        let tasks = await appSingletons.longTaskManager
         let forwarder = await forwardFixes(from: location)
         let (source, notify) = (source, notify)
         let logging = logStates(await location.stateChanges(), tasks: await tasks.stateChanges()) {
@@ -41,7 +41,7 @@ package final class RegistryService: SingletondService {
         }
         running.set((forwarder, logging))
         do {
-            try await RegistryActor.run { appSingletons }.start()
+            try await appSingletons.start()
             // A signal during startup: the source is not opened, and the shutdown follows at once.
             if !signals.terminationRequested {
                 logger.info("opening \(source)")
@@ -54,9 +54,9 @@ package final class RegistryService: SingletondService {
     }
 
     package func shutdown() async {
-        await RegistryActor.run { appSingletons }.longTaskManager.cancel()
-        await RegistryActor.run { appSingletons }.locationManager.shutdown()
-        await RegistryActor.run { appSingletons }.shutdown()
+        await appSingletons.longTaskManager.cancel()
+        await appSingletons.locationManager.shutdown()
+        await appSingletons.shutdown()
         guard let (forwarder, logging) = running.ifStarted else { return }
         // The source is closed: let the forwarder write the fixes it still holds.
         forwarder.cancel()
@@ -68,7 +68,6 @@ package final class RegistryService: SingletondService {
     /// task's default job.
     @RegistryActor
     private func compose() {
-        appSingletons = AppSingletons()
         appSingletons.declare(LocationManagerKey.self, LongTaskManagerKey.self)
         appSingletons.longTaskManager.defaultJob = SurveyJob.defaultJob(seconds: defaultSurveySeconds, logger: logger)
     }
@@ -99,7 +98,7 @@ package final class RegistryService: SingletondService {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     var log = LocationStateLog()
-                    let timeline = Timeline(await RegistryActor.run { appSingletons }.clock)
+                    let timeline = Timeline(await appSingletons.clock)
                     for await state in locations {
                         for line in log.lines(for: state, at: timeline.now) { logger.log(line.level, line.text) }
                         await changed()

@@ -9,7 +9,6 @@
 /// ``RegistryActor`` touches them, synchronously, and no access to one is ever held across a call that could reach
 /// it again (CONCURRENCY.md, "The open registry").
 @RegistryActor
-@usableFromInline
 enum ActiveScopes {
     /// One slot: the token of the scope in it (0 where free) and the scope. A read finds the scope's container in
     /// ``ScopeReadTable`` instead, in an entry of the same number.
@@ -25,10 +24,10 @@ enum ActiveScopes {
     /// The serial of the next scope; 0 is never used, so token 0 means "no scope".
     @exclusivity(unchecked) private static var nextSerial: UInt64 = 1
     /// How many scopes are active; a read checks only this while no scope is active.
-    @exclusivity(unchecked) @usableFromInline private(set) static var count = 0
+    @exclusivity(unchecked) private(set) static var count = 0
 
     private static let slotBits: UInt64 = 24
-    @usableFromInline static let slotMask: UInt64 = (1 << slotBits) - 1
+    static let slotMask: UInt64 = (1 << slotBits) - 1
 
     /// A token for a scope about to be made: a free slot and a serial no other scope had.
     static func reserveToken() -> UInt64 {

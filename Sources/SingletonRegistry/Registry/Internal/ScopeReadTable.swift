@@ -1,0 +1,52 @@
+/// What a read through ``appSingletons`` looks at inside a scope: one entry per slot of ``ActiveScopes``, with the
+/// token of the scope in it and that scope's container. Entry 0 is never used: slot 0 holds no scope.
+///
+/// The entries live in memory this type allocates, reached through variables of trivial type, so the lookup makes
+/// no lazy-initialisation check. Every change happens synchronously on ``RegistryActor``, as does every lookup (the
+/// members of ``AppSingletons`` that call it are isolated, and the compiler hops to the actor before each).
+@RegistryActor
+enum ScopeReadTable {
+    /// One slot's token (0 where free) and its container.
+    struct Entry {
+        var token: UInt64
+        var singletons: AppSingletons?
+    }
+
+    /// The entries, `nil` until the first scope; grown, never freed.
+    @exclusivity(unchecked) private static var entries: UnsafeMutablePointer<Entry>? = nil
+    /// How many entries `entries` has room for, all initialised.
+    @exclusivity(unchecked) private static var capacity = 0
+    /// `SingletonScope.tokenLocal`, set when the first scope is activated; `SingletonScope` owns it.
+    @exclusivity(unchecked) private static var tokenLocal: Unmanaged<TaskLocal<UInt64>>? = nil
+
+    /// The container of the calling task's active scope, unretained (the table holds it until the scope is
+    /// released, which cannot happen during the caller's synchronous read); `nil` outside every active scope.
+    static func containerOfCurrentTask() -> Unmanaged<AppSingletons>? {
+        guard ActiveScopes.count != 0, let entries, let tokenLocal else { return nil }
+        let token = tokenLocal._withUnsafeGuaranteedRef { $0.get() }
+        let slot = Int(truncatingIfNeeded: token & ActiveScopes.slotMask)
+        guard slot != 0, slot < capacity, entries[slot].token == token, let singletons = entries[slot].singletons
+        else { return nil }
+        return Unmanaged.passUnretained(singletons)
+    }
+
+    /// Names `singletons` as the container of the scope `token` in `slot` (never 0), or frees `slot` when it is
+    /// `nil`.
+    static func set(slot: Int, token: UInt64, singletons: AppSingletons?) {
+        precondition(slot != 0, "slot 0 holds no scope")
+        if tokenLocal == nil { tokenLocal = Unmanaged.passUnretained(SingletonScope.tokenLocal) }
+        if slot >= capacity { grow(toHold: slot) }
+        entries.unsafelyUnwrapped[slot] = Entry(token: token, singletons: singletons)
+    }
+
+    /// Makes room for an entry at `slot`, keeping the entries there are and freeing the new ones.
+    private static func grow(toHold slot: Int) {
+        let newCapacity = max(16, capacity * 2, slot + 1)
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+        if let entries { grown.moveInitialize(from: entries, count: capacity) }
+        (grown + capacity).initialize(repeating: Entry(token: 0, singletons: nil), count: newCapacity - capacity)
+        entries?.deallocate()
+        entries = grown
+        capacity = newCapacity
+    }
+}
