@@ -106,21 +106,6 @@ import Testing
         #expect(manager.state == .failed(name: "survey", message: "receiver unplugged"))
     }
 
-    /// A manager can run jobs after it shut down, so its state streams do not finish then.
-    @Test @RegistryActor
-    func stateChangesGoOnAfterAShutdown() async throws {
-        let manager = LongTaskManager()
-        let changes = manager.stateChanges()
-        await manager.shutdown()
-        try await manager.run(LongTask(name: "after") { _ in })
-        var seen: [LongTaskState] = []
-        for await state in changes {
-            seen.append(state)
-            if state == .finished(name: "after") { break }
-        }
-        #expect(seen == [.idle, .running(name: "after", progress: 0), .finished(name: "after")])
-    }
-
     @Test @RegistryActor
     func doLongTaskWithoutADefaultJobSaysSo() async {
         await #expect(throws: LongTaskError.noDefaultJob) { try await LongTaskManager().doLongTask() }

@@ -76,8 +76,17 @@ open class LongTaskManager: ManagedSingleton {
     /// Every state transition from now on, starting with the current state, in the order they happen.
     ///
     /// The stream buffers without bound so that no transition is lost; a subscriber that stops iterating is
-    /// removed when its stream terminates. The stream does not finish when the manager shuts down: a manager can run
-    /// jobs again afterwards, and the subscriber ends the stream by cancelling its task or dropping it.
+    /// removed when its stream terminates. The stream finishes when the manager shuts down (``shutdown()``, which a
+    /// subclass that overrides it calls through `super`), after the states of the jobs it cancelled.
+    ///
+    /// This is the way for code that is not on ``RegistryActor`` to follow the manager:
+    ///
+    /// ```swift
+    /// for await state in await appSingletons.longTaskManager.stateChanges() { print(state) }
+    /// ```
+    ///
+    /// (Swift 6.3.1 crashes while compiling `Observations { @RegistryActor in manager.isTaskDone }` written in
+    /// nonisolated code; in `@RegistryActor` code, `Observations` and `withObservationTracking` work.)
     public func stateChanges() -> AsyncStream<LongTaskState> {
         changes.subscribe(initial: state)
     }
@@ -85,11 +94,13 @@ open class LongTaskManager: ManagedSingleton {
     /// Nothing to start: jobs run on demand.
     open func start() async throws {}
 
-    /// Cancels the running job and every queued one and returns when all of them have ended.
+    /// Cancels the running job and every queued one, returns when all of them have ended, and finishes every
+    /// ``stateChanges()`` stream.
     open func shutdown() async {
         let pending = runs
         for run in pending { run.cancel() }
         for run in pending { await run.ended() }
+        changes.finishAll()
     }
 
     /// The error ``run(_:whenBusy:)`` would throw now, before running anything, for `job` and `admission`; `nil`

@@ -4,8 +4,7 @@ import Synchronization
 ///
 /// Send from one isolation domain only (the managers send from ``RegistryActor``): sends are then serialised and
 /// every subscriber receives values in the order they were sent. A subscriber that stops iterating, or whose task
-/// is cancelled, is removed when its stream terminates. Streams never finish from this side: a manager that stops or
-/// shuts down can be started again, and its subscribers go on receiving.
+/// is cancelled, is removed when its stream terminates. Streams finish from this side only on ``finishAll()``.
 package final class Broadcaster<Element: Sendable>: Sendable {
     private struct State {
         var nextID = 0
@@ -37,5 +36,14 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     package func send(_ value: Element) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
         for subscriber in subscribers { subscriber.yield(value) }
+    }
+
+    /// Ends every current subscription; a later ``subscribe(initial:)`` starts a new one.
+    package func finishAll() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
     }
 }
