@@ -35,3 +35,18 @@ import Testing
         #expect(replaced.longTaskManager !== first.longTaskManager)
     }
 }
+
+/// A container made by hand inside a test follows the rules of the test's scope.
+@Suite struct HandMadeContainerTests {
+    @Test(.singletons { $0.longTaskManager = RecordingLongTaskManager(tag: 7) })
+    @RegistryActor
+    func aHandMadeContainerReadsTheTestsReplacement() {
+        let handMade = AppSingletons()
+        #expect((handMade.longTaskManager as? RecordingLongTaskManager)?.tag == 7)
+        #expect(handMade.entries.isEmpty, "it holds nothing it did not make or set itself")
+        let own = RecordingLongTaskManager(tag: 8)
+        handMade.longTaskManager = own
+        #expect(handMade.longTaskManager === own)
+        #expect((appSingletons.longTaskManager as? RecordingLongTaskManager)?.tag == 7)
+    }
+}

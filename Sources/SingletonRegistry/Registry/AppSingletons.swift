@@ -26,8 +26,10 @@ public final class AppSingletons {
         isProcessWide = true
     }
 
-    /// Creates a container of its own that holds nothing yet: each key read from it gives the key's live value. It
-    /// sees no override scope; for lifecycle tests that start and shut down a set of values of their own.
+    /// Creates a container of its own that holds nothing yet, for code that starts and shuts down a set of values of
+    /// its own. A key read from it that it does not hold reads as the calling task's override scope has it (inside a
+    /// test with the `.singletons` trait, the test's replacement), and otherwise gives the key's live value, which
+    /// the container then holds.
     public nonisolated init() {
         enclosing = nil
         isProcessWide = false
@@ -110,6 +112,13 @@ public final class AppSingletons {
             SingletonScope.noteUnscopedRead(of: id, accessor: "\(accessor)")
         }
         if let box = container.chainedBox(for: id) { return box }
+        // A container made by hand follows the rules of a scope: a key it does not hold reads as the calling task's
+        // scope has it (a test's mock), and only where no container of the scope holds the key, live.
+        if container.enclosing == nil, !container.isProcessWide, let scoped = ScopeReadTable.containerOfCurrentTask(),
+            let box = scoped._withUnsafeGuaranteedRef({ $0.chainedBox(for: id) })
+        {
+            return box
+        }
         return Unmanaged.passUnretained(container.holdLiveBox(of: key))
     }
 

@@ -12,9 +12,13 @@ enum LiveSingletons {
     static func box<Key: SingletonKey>(for key: Key.Type) -> SingletonBox<Key> {
         let id = ObjectIdentifier(key)
         if let box = storage.box(for: id) { return unsafeDowncast(box, to: SingletonBox<Key>.self) }
-        precondition(
-            !making.contains(Key.name),
-            "the liveValue of \(Key.name) reads itself: \((making + [Key.name]).joined(separator: " -> "))")
+        if making.contains(Key.name) {
+            let chain = (making + [Key.name]).joined(separator: " -> ")
+            fatalError(
+                "the liveValue of \(String(reflecting: Key.self)) reads appSingletons.\(Key.name) itself (\(chain)): "
+                    + "a liveValue must not read its own key, directly or through others; read the other value in a "
+                    + "method when it is needed, or name its key in `dependencies` so that it is started first")
+        }
         making.append(Key.name)
         let value = Key.liveValue
         making.removeLast()
