@@ -1,9 +1,12 @@
-import SingletonRegistry
+@_spi(Testing) import SingletonRegistry
 
 /// The key of the shared ``LocationManager``: `AppSingletons.locationManager`.
 public enum LocationManagerKey: SingletonKey {
     /// A manager with no source.
     public static var liveValue: LocationManager { LocationManager() }
+    /// In a test: a manager that reaches no receiver, and records an issue against the test when it is started
+    /// (``UnscriptedLocationManager``).
+    public static var testValue: LocationManager { UnscriptedLocationManager() }
 }
 
 extension AppSingletons {

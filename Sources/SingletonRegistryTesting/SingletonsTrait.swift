@@ -17,6 +17,8 @@ import Testing
 public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @RegistryActor @Sendable (AppSingletons) -> Void
     let sourceLocation: SourceLocation
+    /// Whether each test reports, as a warning, the keys it read without replacing them and those it replaced.
+    let reportsUsage: Bool
 
     /// Applied to a suite, the trait replaces values for each test in it.
     public var isRecursive: Bool { true }
@@ -30,6 +32,8 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
         await EscapedReadDetection.enable()
         let (scope, failure) = await withSingletons(configure) { () async -> (SingletonScope?, (any Error)?) in
             let scope = await SingletonScope.ofCurrentTask
+            // A test case's own scope holds the values it reads without replacing them; a suite's does not.
+            if testCase != nil { await scope?.markHoldsTestValues() }
             do {
                 try await function()
                 return (scope, nil)
@@ -38,7 +42,22 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
             }
         }
         if let scope { await EscapedReadDetection.recordIssues(for: scope, sourceLocation: sourceLocation) }
+        if reportsUsage, testCase != nil, let scope {
+            Issue.record(
+                Comment(rawValue: await Self.usage(of: scope)), severity: .warning, sourceLocation: sourceLocation)
+        }
         if let failure { throw failure }
+    }
+}
+
+extension SingletonsTrait {
+    /// What the test of `scope` used: the keys it read without replacing them (each its own test value) and the
+    /// keys it replaced.
+    @RegistryActor
+    public static func usage(of scope: SingletonScope) -> String {
+        func list(_ names: [String]) -> String { names.isEmpty ? "none" : names.joined(separator: ", ") }
+        return "singletons read without replacing them: \(list(scope.readWithoutReplacing)); "
+            + "replaced: \(list(scope.replaced))"
     }
 }
 
@@ -46,10 +65,14 @@ extension Trait where Self == SingletonsTrait {
     /// Replaces shared values for the test: `configure` sets them on the test's copy of the container.
     ///
     /// Escaped reads are reported at `sourceLocation`, the place the trait is applied.
+    ///
+    /// With `reportingUsage`, each test also reports, as a warning, the keys it read without replacing them and the
+    /// keys it replaced: a way to see that a test reads `locationManager` on its test value before that matters.
     public static func singletons(
+        reportingUsage: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation,
         _ configure: @escaping @RegistryActor @Sendable (AppSingletons) -> Void
     ) -> Self {
-        SingletonsTrait(configure: configure, sourceLocation: sourceLocation)
+        SingletonsTrait(configure: configure, sourceLocation: sourceLocation, reportsUsage: reportingUsage)
     }
 }

@@ -14,6 +14,7 @@ struct ForecastClient: Sendable {
 
 enum ForecastClientKey: SingletonKey {
     static var liveValue: ForecastClient { ForecastClient(alerts: { [] }) }
+    static var testValue: ForecastClient { ForecastClient(alerts: { [] }) }
 }
 
 extension AppSingletons {

@@ -36,7 +36,8 @@ import Testing
     /// and is noted all the same.
     @Test func aDispatchCallbackReadOfAKeyAlreadyHeldIsAttributed() async throws {
         await EscapedReadDetection.enable()
-        #expect(await Self.read(DispatchKey.self) == "live")
+        // Read from outside the test (a detached task), so that the process-wide container holds the live value.
+        #expect(await Task.detached { await Self.read(DispatchKey.self) }.value == "live")
         let escapes = try await withSingletons({ $0[DispatchKey.self] = "replaced" }) {
             let scope = try #require(await SingletonScope.ofCurrentTask)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

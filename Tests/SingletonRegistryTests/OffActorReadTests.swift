@@ -1,9 +1,11 @@
 import SingletonRegistry
+import SingletonRegistryTesting
 import Testing
 
 /// A key whose accessor stops the process unless it runs on `RegistryActor`: what a read without the hop would do.
 enum IsolationProbeKey: SingletonKey {
     static var liveValue: Int { 7 }
+    static var testValue: Int { 7 }
 }
 
 extension AppSingletons {
@@ -49,7 +51,7 @@ class ProbeReader {
             await appSingletons.clock is SuspendingClock
         }
         #expect(seen)
-        #expect(await appSingletons.clock is ContinuousClock)
+        #expect(await appSingletons.clock is TestClock, "outside the scope: the test's own test value")
     }
 
     /// Nonisolated readers in parallel tasks, each in a scope of its own that it enters and leaves again and again,

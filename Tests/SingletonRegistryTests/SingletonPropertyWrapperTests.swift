@@ -21,7 +21,7 @@ import Testing
     @Test @RegistryActor
     func readsTheSharedValueAtEachAccess() async throws {
         let screen = ForecastScreen()
-        #expect(try await screen.headline() == "live forecast for Bergen")
+        #expect(try await screen.headline() == "test forecast for Bergen")
         let mock = RecordingLongTaskManager()
         await withSingletons({ $0.longTaskManager = mock }) {
             #expect(screen.tasks === mock, "an instance made before the scope still sees the scope's value")
@@ -34,8 +34,8 @@ import Testing
         let other = ForecastScreen()
         screen.$weather.override = WeatherClient(forecast: { _ in "snow" }, alerts: { ["avalanche"] })
         #expect(try await screen.headline() == "snow")
-        #expect(try await other.headline() == "live forecast for Bergen")
+        #expect(try await other.headline() == "test forecast for Bergen")
         screen.$weather.override = nil
-        #expect(try await screen.headline() == "live forecast for Bergen")
+        #expect(try await screen.headline() == "test forecast for Bergen")
     }
 }

@@ -17,7 +17,8 @@ public struct ForecastClient: Sendable {
     }
 }
 
-/// The key of the shared ``ForecastClient``.
+/// The key of the shared ``ForecastClient``. It declares no test value on purpose, as a network client often does
+/// not: a test that reads it without replacing it is reported (`TestValueTests` shows it).
 public enum ForecastClientKey: SingletonKey {
     /// A client that works offline: it describes the position and reports no alerts.
     public static var liveValue: ForecastClient {

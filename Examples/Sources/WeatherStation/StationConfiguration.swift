@@ -18,6 +18,8 @@ public struct StationConfiguration: Sendable, Equatable {
 public enum StationConfigurationKey: SingletonKey {
     /// The configuration the station ships with.
     public static var liveValue: StationConfiguration { StationConfiguration(name: "rooftop", maxTripPoints: 1_000) }
+    /// A small configuration for tests, so that a trip's limit is reached in a few points.
+    public static var testValue: StationConfiguration { StationConfiguration(name: "test bench", maxTripPoints: 10) }
 }
 
 extension AppSingletons {

@@ -51,6 +51,8 @@ open class TripRecorder: ManagedSingleton {
 public enum TripRecorderKey: SingletonKey {
     /// A recorder that has recorded nothing.
     public static var liveValue: TripRecorder { TripRecorder() }
+    /// A recorder of the test's own: it records only what the test's location manager delivers.
+    public static var testValue: TripRecorder { TripRecorder() }
     /// The location manager, which the recorder subscribes to.
     public static var dependencies: [any SingletonKey.Type] { [LocationManagerKey.self] }
 }

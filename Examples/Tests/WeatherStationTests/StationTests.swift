@@ -20,7 +20,7 @@ import WeatherStation
         try await appSingletons.start()
         try await appSingletons.locationManager.start(.gpsd())
         for await count in recorder.counts where count == 2 { break }
-        #expect(try await StationReport().line() == "rooftop: rain (2 points)")
+        #expect(try await StationReport().line() == "test bench: rain (2 points)")
     }
 
     /// One endpoint of the struct of closures replaced; the other stays live.

@@ -2,6 +2,8 @@
 public enum LongTaskManagerKey: SingletonKey {
     /// A manager with no default job.
     public static var liveValue: LongTaskManager { LongTaskManager() }
+    /// In a test: a manager of the test's own, with no default job.
+    public static var testValue: LongTaskManager { LongTaskManager() }
 }
 
 extension AppSingletons {

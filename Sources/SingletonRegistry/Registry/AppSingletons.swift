@@ -18,12 +18,16 @@ public final class AppSingletons {
     let enclosing: AppSingletons?
     /// Whether this is ``appSingletons``, whose members act on the calling task's scope's container.
     let isProcessWide: Bool
+    /// Whether this is ``appSingletons`` in a test process: its reads then look for the reading task's test first
+    /// (``TestValues``), and so never take the fast path of a read of its own storage.
+    let servesTests: Bool
 
     /// The process-wide container, ``appSingletons``; nonisolated so that the global constant can be made on any
     /// thread.
     nonisolated init(processWide: Void) {
         enclosing = nil
         isProcessWide = true
+        servesTests = TestValues.context != nil
     }
 
     /// Creates a container of its own that holds nothing yet, for code that starts and shuts down a set of values of
@@ -33,6 +37,7 @@ public final class AppSingletons {
     public nonisolated init() {
         enclosing = nil
         isProcessWide = false
+        servesTests = false
     }
 
     /// Creates a container of its own and lets `configure` replace values on it, before anyone reads it.
@@ -51,6 +56,7 @@ public final class AppSingletons {
     init(inFrontOf enclosing: AppSingletons) {
         self.enclosing = enclosing
         isProcessWide = false
+        servesTests = false
     }
 
     /// The value under `key`: a replacement set on this container, or else the key's live value.
@@ -76,10 +82,13 @@ public final class AppSingletons {
     }
 
     /// The container a member called on this one acts on: for ``appSingletons``, the container of the calling
-    /// task's active scope, if it has one; otherwise this one.
+    /// task's active scope, if it has one; else, in a test, the test's own container (so that a value a test sets
+    /// outside every scope is its own); otherwise this one.
     var acting: AppSingletons {
-        guard isProcessWide, let scoped = ScopeReadTable.containerOfCurrentTask() else { return self }
-        return scoped.takeUnretainedValue()
+        guard isProcessWide else { return self }
+        if let scoped = ScopeReadTable.containerOfCurrentTask() { return scoped.takeUnretainedValue() }
+        if servesTests, let test = TestValues.context?.currentTest() { return TestValues.container(for: test) }
+        return self
     }
 
     /// The fast path of a read: the box under the key with identifier `id`, when the acting container or those
@@ -96,8 +105,8 @@ public final class AppSingletons {
     @usableFromInline @_effects(releasenone)
     func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard enclosing == nil else { return chainedBox(for: id) }
-        if ActiveScopes.count == 0 { return storage.unretainedBox(for: id) }
-        guard isProcessWide, let scoped = ScopeReadTable.containerOfCurrentTask() else { return nil }
+        if ActiveScopes.count == 0 { return servesTests ? nil : storage.unretainedBox(for: id) }
+        guard isProcessWide, !servesTests, let scoped = ScopeReadTable.containerOfCurrentTask() else { return nil }
         return scoped._withUnsafeGuaranteedRef { $0.chainedBox(for: id) }
     }
 
@@ -108,8 +117,14 @@ public final class AppSingletons {
     func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
         let container = acting
         let id = ObjectIdentifier(key)
+        if servesTests, let test = TestValues.context?.currentTest() {
+            // In a test: a replacement (the task's scopes', or one set process-wide), else the test's own value.
+            if let box = container.chainedReplacement(for: id) { return box }
+            let name = Self.accessorName(accessor, of: key)
+            return TestValues.box(of: key, for: test, in: SingletonScope.current, accessor: name)
+        }
         if container.enclosing == nil, ActiveScopes.count != 0 {
-            SingletonScope.noteUnscopedRead(of: id, accessor: "\(accessor)")
+            SingletonScope.noteUnscopedRead(of: id, accessor: Self.accessorName(accessor, of: key))
         }
         if let box = container.chainedBox(for: id) { return box }
         // A container made by hand follows the rules of a scope: a key it does not hold reads as the calling task's
@@ -120,6 +135,27 @@ public final class AppSingletons {
             return box
         }
         return Unmanaged.passUnretained(container.holdLiveBox(of: key))
+    }
+
+    /// The name of the accessor that read `key`: `#function` names an accessor by its bare name (`weather`) and a
+    /// function by its signature, where the key's name stands instead.
+    private static func accessorName(_ accessor: StaticString, of key: any SingletonKey.Type) -> String {
+        let name = "\(accessor)"
+        return name.contains("(") ? key.name : name
+    }
+
+    /// The unretained box under `id` that is no live value, in this container or those it stands in front of, short
+    /// of the process-wide container: what a test's read takes before its own values (what non-test code set
+    /// process-wide is not the test's).
+    private func chainedReplacement(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+        if isProcessWide { return nil }
+        if let box = storage.unretainedBox(for: id), !box._withUnsafeGuaranteedRef({ $0.isLive }) { return box }
+        return enclosing?.chainedReplacement(for: id)
+    }
+
+    /// The box this container holds itself under `id`.
+    func ownBox(for id: ObjectIdentifier) -> AnySingletonBox? {
+        storage.box(for: id)
     }
 
     /// The unretained box under `id` in this container or those it stands in front of.

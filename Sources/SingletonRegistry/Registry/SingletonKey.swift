@@ -28,6 +28,14 @@ public protocol SingletonKey {
     /// The live value, made once per process on the first read that finds no other value under the key.
     static var liveValue: Value { get }
 
+    /// The value a test reads when it did not replace the key: made once per test (or per case of a parameterised
+    /// test), for that test alone, and shut down at its end when the test uses the `.singletons` trait.
+    ///
+    /// A key that declares none gives a test a live value of its own, and records an issue against the test that
+    /// names the accessor and the two fixes, as swift-dependencies does for a `DependencyKey` without a
+    /// `testValue`.
+    static var testValue: Value { get }
+
     /// The keys whose values must be started before this one and shut down after it.
     ///
     /// ``AppSingletons/start()`` throws ``SingletonLifecycleError`` when these form a cycle or name a key the
@@ -42,6 +50,12 @@ public protocol SingletonKey {
 }
 
 extension SingletonKey {
+    /// None declared: a live value of the test's own, with an issue recorded against the test.
+    public static var testValue: Value {
+        TestValues.fellBackToLiveValue = true
+        return liveValue
+    }
+
     /// No dependencies.
     public static var dependencies: [any SingletonKey.Type] { [] }
 

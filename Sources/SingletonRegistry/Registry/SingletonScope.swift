@@ -25,11 +25,29 @@ public final class SingletonScope {
     @usableFromInline let token: UInt64
     /// The outermost active scope of the task tree that entered this one, or `nil` when this one is outermost.
     private let enclosingRoot: SingletonScope?
+    /// The scope this one was entered in, if any.
+    private let enclosingScope: SingletonScope?
+    /// Whether this scope is a test's (the `.singletons` trait's, for one test case): it holds the values the test
+    /// reads without replacing them, made from their keys' test values, and shuts them down when it ends.
+    @_spi(Testing) public private(set) var holdsTestValues = false
+
+    /// Makes this scope hold the values its test reads without replacing them.
+    @_spi(Testing) public func markHoldsTestValues() { holdsTestValues = true }
+    /// The nearest scope, this one or one it was entered in, that holds its test's values.
+    var testScope: SingletonScope? { holdsTestValues ? self : enclosingScope?.testScope }
     /// The names of the keys this scope replaced, in the order it set them: what its container holds itself that
     /// is no live value (a live value first read inside the scope is held too, and replaces nothing).
     public var replaced: [String] {
         var names: [String] = []
-        for box in singletons.ownBoxes where !box.isLive { names.append(box.name) }
+        for box in singletons.ownBoxes where !box.isLive && !box.madeForTest { names.append(box.name) }
+        return names
+    }
+
+    /// The names of the keys its test read without replacing them, each made from its test value, in the order
+    /// they were first read.
+    public var readWithoutReplacing: [String] {
+        var names: [String] = []
+        for box in singletons.ownBoxes where box.madeForTest { names.append(box.name) }
         return names
     }
 
@@ -48,6 +66,7 @@ public final class SingletonScope {
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
         singletons = AppSingletons(inFrontOf: parent)
         enclosingRoot = enclosing.map { $0.root }
+        enclosingScope = enclosing
         self.token = token
     }
 
@@ -82,12 +101,14 @@ public final class SingletonScope {
         return singletons.ownBoxesContain { !$0.isLive && $0.lifecycle != nil }
     }
 
-    /// Shuts down the values this scope replaced that have a lifecycle, in reverse order.
+    /// Shuts down the values this scope replaced that have a lifecycle, in reverse order, then the values it made
+    /// for its test, in reverse order.
     @usableFromInline
     func shutDownReplaced() async {
-        for box in singletons.ownBoxes.reversed() where !box.isLive {
-            await box.lifecycle?.shutdown()
-        }
+        let boxes = singletons.ownBoxes.reversed()
+        for box in boxes where !box.isLive && !box.madeForTest { await box.lifecycle?.shutdown() }
+        // The values made for the test after what replaced them, which may use them (a replaced manager's clock).
+        for box in boxes where box.madeForTest { await box.lifecycle?.shutdown() }
     }
 
     /// Records a read of the key with identifier `id`, through the accessor named `accessor`, from a container of no
@@ -107,8 +128,7 @@ public final class SingletonScope {
             }
         }
         guard let name, !candidates.isEmpty else { return }
-        // `#function` names an accessor by its bare name (`weather`), and a function by its signature.
-        let read = EscapedRead(keyName: name, accessor: accessor.contains("(") ? nil : accessor)
+        let read = EscapedRead(keyName: name, accessor: accessor)
         let root = candidates[0].root
         if candidates.allSatisfy({ $0.root === root }) {
             root.escapeCount += 1

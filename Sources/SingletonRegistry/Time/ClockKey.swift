@@ -5,6 +5,8 @@
 public enum ClockKey: SingletonKey {
     /// The continuous clock.
     public static var liveValue: any Clock<Duration> { ContinuousClock() }
+    /// In a test: `SingletonRegistryTesting`'s `TestClock`, which moves only when the test advances it.
+    public static var testValue: any Clock<Duration> { TestValues.context?.makeTestClock() ?? ContinuousClock() }
 }
 
 extension AppSingletons {

@@ -4,11 +4,13 @@ import GNSSProtocol
 import Glibc
 import SingletonRegistry
 import TestSupport
+import SingletonRegistryTesting
 import Testing
 
 /// Peers that claim to be gpsd and misbehave: the manager names what went wrong in its state and `lastProblem`,
 /// keeps reconnecting, and never crashes or grows without bound.
-@Suite(.timeLimit(.minutes(1))) struct LocationFaultTests {
+/// Reconnection backs off on the live clock: these tests wait for a real server to come back.
+@Suite(.timeLimit(.minutes(1)), .singletons { $0.clock = ContinuousClock() }) struct LocationFaultTests {
     static let banner =
         #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\r\n"
     static let tpv =

@@ -13,6 +13,9 @@ enum WeatherClientKey: SingletonKey {
     static var liveValue: WeatherClient {
         WeatherClient(forecast: { city in "live forecast for \(city)" }, alerts: { [] })
     }
+    static var testValue: WeatherClient {
+        WeatherClient(forecast: { city in "test forecast for \(city)" }, alerts: { [] })
+    }
 }
 
 /// A read-only configuration value.

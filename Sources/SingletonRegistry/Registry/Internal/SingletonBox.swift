@@ -13,11 +13,15 @@ class AnySingletonBox {
     @usableFromInline let id: ObjectIdentifier
     /// Whether the value is the key's live value rather than a replacement.
     @usableFromInline let isLive: Bool
+    /// Whether the value is a test's own, made from the key's test value when the test read it without replacing
+    /// it (`isLive` is then `false`: it is shut down with the test's scope, like a replacement).
+    let madeForTest: Bool
 
     @usableFromInline
-    init(id: ObjectIdentifier, isLive: Bool) {
+    init(id: ObjectIdentifier, isLive: Bool, madeForTest: Bool = false) {
         self.id = id
         self.isLive = isLive
+        self.madeForTest = madeForTest
     }
 
     /// The key's ``SingletonKey/name``.
@@ -42,6 +46,12 @@ final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
     init(_ value: Key.Value, isLive: Bool) {
         self.value = value
         super.init(id: ObjectIdentifier(Key.self), isLive: isLive)
+    }
+
+    /// A box of a value made for a test.
+    init(_ value: Key.Value, isLive: Bool, madeForTest: Bool) {
+        self.value = value
+        super.init(id: ObjectIdentifier(Key.self), isLive: isLive, madeForTest: madeForTest)
     }
 
     @RegistryActor override var name: String { Key.name }

@@ -1,0 +1,58 @@
+/// The values tests read without replacing them: one set per test, made from each key's `testValue`.
+///
+/// A process is a test process when the test library's ``SingletonTestContext`` is linked into it; then a read
+/// through ``appSingletons`` that no scope and no process-wide replacement satisfies, made by a task that runs for a
+/// test, gets that test's own value. The values live in the test's trait scope, shut down when it ends, or, for a
+/// test without the trait, in a container of its own here, kept for the process.
+@RegistryActor
+enum TestValues {
+    /// The test library's context, found by name once; `nil` outside test processes.
+    nonisolated static let context: (any SingletonTestContext.Type)? =
+        _typeByName("24SingletonRegistryTesting19SwiftTestingContextO") as? any SingletonTestContext.Type
+
+    /// Set by the default ``SingletonKey/testValue`` while it runs: the key declares none.
+    @exclusivity(unchecked) static var fellBackToLiveValue = false
+
+    /// The containers of tests that read values without the `.singletons` trait, by test.
+    private static var containers: [String: AppSingletons] = [:]
+
+    /// The box a read of `key` in `test` gets when nothing replaced the key: the test's own value, made now from the
+    /// key's test value (or, recording an issue, its live value) if the test has none yet.
+    static func box(
+        of key: any SingletonKey.Type, for test: SingletonTestIdentity, in scope: SingletonScope?, accessor: String
+    ) -> Unmanaged<AnySingletonBox> {
+        let holder = scope?.testScope?.singletons ?? container(for: test)
+        let id = ObjectIdentifier(key)
+        if let box = holder.ownBox(for: id) { return Unmanaged.passUnretained(box) }
+        func make<Key: SingletonKey>(_ key: Key.Type) -> AnySingletonBox {
+            fellBackToLiveValue = false
+            let value = Key.testValue
+            if fellBackToLiveValue {
+                fellBackToLiveValue = false
+                context?.recordIssue(missingTestValue(Key.self, test: test, accessor: accessor))
+            }
+            return SingletonBox<Key>(value, isLive: false, madeForTest: true)
+        }
+        let box = make(key)
+        holder.store(box)
+        return Unmanaged.passUnretained(box)
+    }
+
+    /// The container of `test`'s own values, for a test without the `.singletons` trait.
+    static func container(for test: SingletonTestIdentity) -> AppSingletons {
+        if let container = containers[test.id] { return container }
+        let container = AppSingletons()
+        containers[test.id] = container
+        return container
+    }
+
+    /// The report of a read of a key that declares no test value, with the two fixes.
+    static func missingTestValue<Key: SingletonKey>(
+        _ key: Key.Type, test: SingletonTestIdentity, accessor: String
+    ) -> String {
+        let keyType = String(describing: Key.self)
+        return "appSingletons.\(accessor) was read in test \(test.name) without a replacement, and \(keyType) declares "
+            + "no testValue, so the test got a live value of its own. Replace it for the test with "
+            + "`.singletons { $0.\(accessor) = ... }`, or declare `static var testValue` on \(keyType)."
+    }
+}

@@ -1,0 +1,29 @@
+@_spi(Testing) import SingletonRegistry
+import Testing
+
+/// Swift Testing, as the registry asks it while a test runs: the registry finds this type by its name
+/// (`SingletonRegistryTesting.SwiftTestingContext`) in any process that links this module, so a test that reads a
+/// value it did not replace gets a value of its own, made from the key's test value.
+enum SwiftTestingContext: SingletonTestContext {
+    /// The running test, from `Test.current`, which the test's child tasks and `Task {}` inherit.
+    static func currentTest() -> SingletonTestIdentity? {
+        guard let test = Test.current else { return nil }
+        let name = test.displayName ?? test.name
+        // The cases of a parameterised test run beside each other: each is a test of its own here. Swift Testing
+        // gives a case no public identity, so the case's description (its arguments) stands for it.
+        guard let testCase = Test.Case.current, testCase.isParameterized else {
+            return SingletonTestIdentity(id: "\(test.id)", name: name)
+        }
+        return SingletonTestIdentity(id: "\(test.id) \(String(describing: testCase))", name: name)
+    }
+
+    /// Records `message` against the running test.
+    static func recordIssue(_ message: String) {
+        Issue.record(Comment(rawValue: message))
+    }
+
+    /// A ``TestClock`` at its zero instant.
+    static func makeTestClock() -> any Clock<Duration> {
+        TestClock()
+    }
+}
