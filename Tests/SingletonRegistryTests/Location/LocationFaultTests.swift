@@ -3,8 +3,8 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
-import TestSupport
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Peers that claim to be gpsd and misbehave: the manager names what went wrong in its state and `lastProblem`,

@@ -3,8 +3,8 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
-import TestSupport
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// A serial receiver, played by a pseudo-terminal behind a stable device path (`…/ttyUSB0`, a symlink as udev

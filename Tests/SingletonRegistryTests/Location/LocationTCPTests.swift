@@ -2,9 +2,9 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import SingletonRegistryTesting
 import Synchronization
 import TestSupport
-import SingletonRegistryTesting
 import Testing
 
 /// NMEA served over TCP (a phone app, a boat's network): every fix arrives, the server vanishing makes the manager
