@@ -3,12 +3,14 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import SingletonRegistryTesting
 import TestSupport
 import Testing
 
 /// `LocationManager` reading a real gpsd (run by `gpsfake`): it delivers what gpsd's own client sees, and survives
 /// gpsd going away and coming back.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct LocationGPSDTests {
+/// Reconnection backs off on the live clock: these tests wait for a real gpsd to come back.
+@Suite(.gpsdTools, .timeLimit(.minutes(3)), .singletons { $0.clock = ContinuousClock() }) struct LocationGPSDTests {
     enum Log: String, CaseIterable, CustomTestStringConvertible {
         case multignss = "multignss-midnight.nmea"
         case legacyNoise = "legacy-gp-noise.nmea"
