@@ -20,6 +20,11 @@ enum DependenciesPeerCases {
         ) { n in
             await enterAndLeave(n)
         },
+        PeerOperation.scopeNonisolated.batched(
+            .dependencies, "nonisolated async: await withDependencies { $0.peerService = ... } (as deps.scope)"
+        ) { n in
+            await enterAndLeave(n)
+        },
         PeerOperation.readTwentyKeys.batched(.dependencies, "@Dependency(Filler20Dependency.self), 20 keys cached") {
             n in
             blackHole(FillerKeys.readAllDependencies())

@@ -10,6 +10,8 @@ struct PeerOperation: Sendable {
     static let read = PeerOperation(suffix: "read", label: "read, no override")
     static let readOverridden = PeerOperation(suffix: "read.overridden", label: "read inside an override scope")
     static let scope = PeerOperation(suffix: "scope", label: "scope enter+leave, one value replaced")
+    static let scopeNonisolated = PeerOperation(
+        suffix: "scope.nonisolated", label: "scope enter+leave from nonisolated code")
     static let readTwentyKeys = PeerOperation(suffix: "read.20keys", label: "read the 20th of 20 keys")
     static let readNonisolated = PeerOperation(suffix: "read.nonisolated", label: "read from nonisolated code")
     static let closuresRead = PeerOperation(suffix: "closures.read", label: "closures: read + call, no override")
@@ -22,7 +24,8 @@ struct PeerOperation: Sendable {
 
     /// Every operation, in table order.
     static let all: [PeerOperation] = [
-        read, readOverridden, scope, readTwentyKeys, readNonisolated, closuresRead, closuresReadOverridden,
+        read, readOverridden, scope, scopeNonisolated, readTwentyKeys, readNonisolated, closuresRead,
+        closuresReadOverridden,
         closuresScope, closuresReadNonisolated,
     ]
 

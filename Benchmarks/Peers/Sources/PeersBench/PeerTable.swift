@@ -2,7 +2,8 @@ import HopBenchCore
 
 /// The side-by-side table: one row per operation, each library's median p50 and each peer's ratio to this package.
 enum PeerTable {
-    /// The table of `report`, as text; a cell is `-` where its case did not run.
+    /// The table of `report`, as text; a cell is `-` where its case did not run, and an
+    /// operation no library ran (`--filter`) has no row.
     static func render(_ report: Report) -> String {
         let p50 = Dictionary(report.cases.map { ($0.name, $0.medianP50) }, uniquingKeysWith: { first, _ in first })
         var header = ["operation (median p50, ns)", PeerLibrary.registry.title]
@@ -10,7 +11,8 @@ enum PeerTable {
             header += [peer.title, "x registry"]
         }
         var table = TextTable(header: header)
-        for operation in PeerOperation.all {
+        for operation in PeerOperation.all
+        where PeerLibrary.allCases.contains(where: { p50[operation.name($0)] != nil }) {
             let mine = p50[operation.name(.registry)]
             var row = [operation.label, mine.map(TextTable.nanoseconds) ?? "-"]
             for peer in PeerLibrary.peers {

@@ -19,6 +19,11 @@ enum RegistryPeerCases {
         ) { n in
             await enterAndLeave(n)
         },
+        PeerOperation.scopeNonisolated.batched(
+            .registry, "nonisolated async (as a test): withSingletons replacing peerService, entered and left"
+        ) { n in
+            await enterAndLeaveNonisolated(n)
+        },
         PeerOperation.readTwentyKeys.batched(.registry, "on RegistryActor: the last of 20 declared keys") { n in
             await FillerKeys.declareInRegistry()
             return await readLastOfTwenty(n)
@@ -119,6 +124,21 @@ enum RegistryPeerCases {
         let start = MonotonicClock.now()
         for index in 0..<operations {
             sum &+= await withSingletons({ $0.peerClient.fetch = fetch }) { index }
+        }
+        let end = MonotonicClock.now()
+        blackHole(sum)
+        return end &- start
+    }
+
+    /// The scope as a nonisolated test enters it: `configure` and the bookkeeping run on `RegistryActor`, so
+    /// entering and leaving hop there and back.
+    @concurrent
+    static func enterAndLeaveNonisolated(_ operations: Int) async -> UInt64 {
+        let service = identity(replacement)
+        var sum = identity(0)
+        let start = MonotonicClock.now()
+        for index in 0..<operations {
+            sum &+= await withSingletons({ $0.peerService = service }) { index }
         }
         let end = MonotonicClock.now()
         blackHole(sum)

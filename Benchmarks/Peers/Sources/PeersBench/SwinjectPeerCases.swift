@@ -20,6 +20,12 @@ enum SwinjectPeerCases {
         ) { n in
             enterAndLeave(n)
         },
+        PeerOperation.scopeNonisolated.batched(
+            .swinject,
+            "nonisolated async: a child container replacing PeerService, made and dropped (as swinject.scope)"
+        ) { n in
+            enterAndLeave(n)
+        },
         PeerOperation.readTwentyKeys.batched(.swinject, "resolve(Int.self, name: \"filler20\"), 20 registered") {
             n in
             readLastOfTwenty(n)
