@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "GNSSLocationTesting", targets: ["GNSSLocationTesting"]),
         .executable(name: "singletond", targets: ["singletond"]),
         .executable(name: "hop-bench", targets: ["HopBench"]),
+        // hop-bench's harness, as a product so Benchmarks/Peers (a package beside this one) measures with it.
+        .library(name: "HopBenchCore", targets: ["HopBenchCore"]),
     ],
     targets: [
         // Pure protocol code: NMEA 0183 and gpsd JSON. Value types, no isolation, no Foundation.

@@ -1,0 +1,22 @@
+import HopBenchCore
+
+/// Every case of peers-bench, and a ratio row for each peer's operation over this package's.
+enum PeerCatalog {
+    /// The cases, library by library; hop-bench's runner interleaves them round by round.
+    static let all: [BenchmarkCase] = RegistryPeerCases.all + DependenciesPeerCases.all + SwinjectPeerCases.all
+
+    /// `peer.op / registry.op` for every peer and operation, informational: CI prints them, nothing enforces them.
+    static let ratios: [RatioCheck] =
+        PeerLibrary.peers.flatMap { peer in
+            PeerOperation.all.map { operation in
+                RatioCheck(
+                    "\(operation.name(peer)) / \(operation.name(.registry))",
+                    numerator: [operation.name(peer)],
+                    denominator: [operation.name(.registry)]
+                )
+            }
+        } + [
+            RatioCheck(
+                "deps.scope.sync / registry.scope", numerator: ["deps.scope.sync"], denominator: ["registry.scope"])
+        ]
+}
