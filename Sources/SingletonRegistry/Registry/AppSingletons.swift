@@ -106,8 +106,10 @@ public final class AppSingletons {
     func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard enclosing == nil else { return chainedBox(for: id) }
         if ActiveScopes.count == 0 { return servesTests ? nil : storage.unretainedBox(for: id) }
-        guard isProcessWide, !servesTests, let scoped = ScopeReadTable.containerOfCurrentTask() else { return nil }
-        return scoped._withUnsafeGuaranteedRef { $0.chainedBox(for: id) }
+        guard isProcessWide, !servesTests, let found = ScopeReadTable.containerOfCurrentTask() else { return nil }
+        // Not `_withUnsafeGuaranteedRef`: its closure would be isolated, and checked dynamically on every read.
+        unowned(unsafe) let scoped = found.takeUnretainedValue()
+        return scoped.chainedBox(for: id)
     }
 
     /// The slow path of a read, when ``fastReadBox(_:)`` found nothing: the box under `key`, after noting the read
@@ -130,7 +132,7 @@ public final class AppSingletons {
         // A container made by hand follows the rules of a scope: a key it does not hold reads as the calling task's
         // scope has it (a test's mock), and only where no container of the scope holds the key, live.
         if container.enclosing == nil, !container.isProcessWide, let scoped = ScopeReadTable.containerOfCurrentTask(),
-            let box = scoped._withUnsafeGuaranteedRef({ $0.chainedBox(for: id) })
+            let box = scoped.takeUnretainedValue().chainedBox(for: id)
         {
             return box
         }
@@ -149,7 +151,7 @@ public final class AppSingletons {
     /// process-wide is not the test's).
     private func chainedReplacement(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         if isProcessWide { return nil }
-        if let box = storage.unretainedBox(for: id), !box._withUnsafeGuaranteedRef({ $0.isLive }) { return box }
+        if let box = storage.unretainedBox(for: id), !box.takeUnretainedValue().isLive { return box }
         return enclosing?.chainedReplacement(for: id)
     }
 
