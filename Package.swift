@@ -47,6 +47,14 @@ let package = Package(
                 "SingletonRegistry", "SingletonRegistryTesting", "GNSSLocation", "GNSSLocationTesting", "TestSupport",
             ]
         ),
+        // LocationManager and its transports, against real peers: gpsd under gpsfake, pseudo-terminals, TCP.
+        .testTarget(
+            name: "GNSSLocationTests",
+            dependencies: [
+                "GNSSLocation", "GNSSProtocol", "GNSSLocationTesting", "SingletonRegistry", "SingletonRegistryTesting",
+                "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "SingletondCoreTests",
             dependencies: ["SingletondCore", "SingletonRegistryTesting", "GNSSLocationTesting", "TestSupport"]

@@ -122,7 +122,7 @@ public final class SingletonScope {
         var candidates: [SingletonScope] = []
         var name: String?
         for scope in ActiveScopes.all {
-            for box in scope.singletons.ownBoxes where box.id == id && !box.isLive {
+            for box in scope.singletons.ownBoxes where box.id == id && !box.isLive && !box.madeForTest {
                 candidates.append(scope)
                 name = box.name
             }

@@ -33,30 +33,25 @@ import Testing
     }
 }
 
-/// The trait replaces `locationManager`, so this suite runs serialized inside `EscapedReadTests`: that suite's
-/// deliberate escaped reads are recorded on every active scope that replaced `locationManager`, and the trait would
-/// report them here.
-extension EscapedReadTests {
-    /// `ScriptedLocationManager` installed with the `.singletons` trait feeds a subscriber without opening anything.
-    @Suite struct ScriptedLocationManagerTraitTests {
-        @Test(
-            .singletons {
-                $0.locationManager = ScriptedLocationManager(
-                    script: ScriptedLocationManagerTests.script, interval: .milliseconds(5))
-            })
-        @RegistryActor
-        func theTraitInstallsItAndASubscriberGetsTheScript() async throws {
-            let script = ScriptedLocationManagerTests.script
-            let location = appSingletons.locationManager
-            let scripted = try #require(location as? ScriptedLocationManager)
-            var fixes = FixReader(location.updates())
-            try await location.start(.gpsd())
-            #expect(await fixes.read(script.count) == script)
-            #expect(scripted.requestedSources == [.gpsd()])
-            #expect(location.lastFix == script.last)
-            #expect(location.state.name == "fixed")
-            await location.shutdown()
-            #expect(location.state == .idle)
-        }
+/// `ScriptedLocationManager` installed with the `.singletons` trait feeds a subscriber without opening anything.
+@Suite struct ScriptedLocationManagerTraitTests {
+    @Test(
+        .singletons {
+            $0.locationManager = ScriptedLocationManager(
+                script: ScriptedLocationManagerTests.script, interval: .milliseconds(5))
+        })
+    @RegistryActor
+    func theTraitInstallsItAndASubscriberGetsTheScript() async throws {
+        let script = ScriptedLocationManagerTests.script
+        let location = appSingletons.locationManager
+        let scripted = try #require(location as? ScriptedLocationManager)
+        var fixes = FixReader(location.updates())
+        try await location.start(.gpsd())
+        #expect(await fixes.read(script.count) == script)
+        #expect(scripted.requestedSources == [.gpsd()])
+        #expect(location.lastFix == script.last)
+        #expect(location.state.name == "fixed")
+        await location.shutdown()
+        #expect(location.state == .idle)
     }
 }
