@@ -106,10 +106,10 @@ public final class AppSingletons {
     func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard enclosing == nil else { return chainedBox(for: id) }
         if ActiveScopes.count == 0 { return servesTests ? nil : storage.unretainedBox(for: id) }
-        guard isProcessWide, !servesTests, let found = ScopeReadTable.containerOfCurrentTask() else { return nil }
-        // Not `_withUnsafeGuaranteedRef`: its closure would be isolated, and checked dynamically on every read.
-        unowned(unsafe) let scoped = found.takeUnretainedValue()
-        return scoped.chainedBox(for: id)
+        guard isProcessWide, !servesTests, let entry = ScopeReadTable.entryOfCurrentTask() else { return nil }
+        // Borrowed in place: `chainedBox` releases nothing, so the container needs no retain around the call. (Not
+        // `Unmanaged._withUnsafeGuaranteedRef`: its closure would be isolated, and checked dynamically every read.)
+        return entry.pointee.singletons.unsafelyUnwrapped.chainedBox(for: id)
     }
 
     /// The slow path of a read, when ``fastReadBox(_:)`` found nothing: the box under `key`, after noting the read
@@ -160,7 +160,9 @@ public final class AppSingletons {
         storage.box(for: id)
     }
 
-    /// The unretained box under `id` in this container or those it stands in front of.
+    /// The unretained box under `id` in this container or those it stands in front of; it only looks, and releases
+    /// nothing.
+    @_effects(releasenone)
     private func chainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         if let box = storage.unretainedBox(for: id) { return box }
         return enclosing?.chainedBox(for: id)

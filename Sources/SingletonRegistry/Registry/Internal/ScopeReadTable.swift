@@ -19,15 +19,25 @@ enum ScopeReadTable {
     /// `SingletonScope.tokenLocal`, set when the first scope is activated; `SingletonScope` owns it.
     @exclusivity(unchecked) private static var tokenLocal: Unmanaged<TaskLocal<UInt64>>? = nil
 
-    /// The container of the calling task's active scope, unretained (the table holds it until the scope is
-    /// released, which cannot happen during the caller's synchronous read); `nil` outside every active scope.
-    static func containerOfCurrentTask() -> Unmanaged<AppSingletons>? {
+    /// The entry of the calling task's active scope, `nil` outside every active scope. Its container is borrowed
+    /// in place by the caller, whose lookup releases nothing (`@_effects(releasenone)`), so the read retains
+    /// nothing; the table holds the container until the scope is released, which cannot happen during the
+    /// caller's synchronous read.
+    @inline(__always)
+    static func entryOfCurrentTask() -> UnsafeMutablePointer<Entry>? {
         guard ActiveScopes.count != 0, let entries, let tokenLocal else { return nil }
         let token = token(in: tokenLocal)
         let slot = Int(truncatingIfNeeded: token & ActiveScopes.slotMask)
-        guard slot != 0, slot < capacity, entries[slot].token == token, let singletons = entries[slot].singletons
-        else { return nil }
-        return Unmanaged.passUnretained(singletons)
+        guard slot != 0, slot < capacity, entries[slot].token == token, entries[slot].singletons != nil else {
+            return nil
+        }
+        return entries + slot
+    }
+
+    /// The container of the calling task's active scope, unretained; `nil` outside every active scope.
+    static func containerOfCurrentTask() -> Unmanaged<AppSingletons>? {
+        guard let entry = entryOfCurrentTask() else { return nil }
+        return Unmanaged.passUnretained(entry.pointee.singletons.unsafelyUnwrapped)
     }
 
     /// The value of `local` for the current task, read without retaining `local`.
@@ -35,6 +45,7 @@ enum ScopeReadTable {
     /// Nonisolated, so that the closure it passes runs no dynamic isolation check: a closure written inside an
     /// isolated function is isolated too, and Swift 6 checks the executor on entry to such a closure handed to code
     /// it cannot see into (`swift_task_isCurrentExecutor`, measured at a third of a scope read's instructions).
+    @inline(__always)
     private nonisolated static func token(in local: Unmanaged<TaskLocal<UInt64>>) -> UInt64 {
         local._withUnsafeGuaranteedRef { $0.get() }
     }
