@@ -20,7 +20,7 @@ public enum EscapedReadDetection {
     /// Records the escaped reads of `scope` in the calling test: an error for reads attributed to its task tree,
     /// a warning for reads that may have come from another test running beside it.
     @RegistryActor
-    public static func recordIssues(for scope: SingletonScope, sourceLocation: SourceLocation = #_sourceLocation) {
+    package static func recordIssues(for scope: SingletonScope, sourceLocation: SourceLocation = #_sourceLocation) {
         if let first = scope.escapes.first {
             let message =
                 "\(scope.escapeCount) read(s) of overridden \(names(scope.escapes)) escaped the test's task tree. "

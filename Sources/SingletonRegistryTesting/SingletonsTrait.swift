@@ -54,7 +54,7 @@ extension SingletonsTrait {
     /// What the test of `scope` used: the keys it read without replacing them (each its own test value) and the
     /// keys it replaced.
     @RegistryActor
-    public static func usage(of scope: SingletonScope) -> String {
+    package static func usage(of scope: SingletonScope) -> String {
         func list(_ names: [String]) -> String { names.isEmpty ? "none" : names.joined(separator: ", ") }
         return "singletons read without replacing them: \(list(scope.readWithoutReplacing)); "
             + "replaced: \(list(scope.replaced))"

@@ -51,6 +51,14 @@ extension AppSingletons {
 }
 
 @Suite struct DocumentationExamplesTests {
+    /// TestingWithOverrides.md: a test that enters a scope itself, with the trait's escape checks.
+    @Test func aTestEntersACheckedScopeItself() async throws {
+        let alerts = try await withCheckedSingletons({ $0.forecastClient.alerts = { ["fog"] } }) {
+            try await appSingletons.forecastClient.alerts()
+        }
+        #expect(alerts == ["fog"])
+    }
+
     @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
     func oneEndpointIsReplaced() async throws {
         let client = await appSingletons.forecastClient

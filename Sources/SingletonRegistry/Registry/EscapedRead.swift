@@ -10,7 +10,7 @@ public struct EscapedRead: Sendable, Hashable, CustomStringConvertible {
     public var accessor: String
 
     /// Creates a record of an escaped read through `accessor` (by default, the key's name).
-    public init(keyName: String, accessor: String? = nil) {
+    package init(keyName: String, accessor: String? = nil) {
         self.keyName = keyName
         self.accessor = accessor ?? keyName
     }

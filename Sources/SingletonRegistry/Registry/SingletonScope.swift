@@ -1,6 +1,7 @@
 /// One active override scope: the container its task tree sees, what it replaced, and what escaped it.
 @RegistryActor
-public final class SingletonScope {
+@usableFromInline
+package final class SingletonScope {
     /// The token of the current task's scope (``ActiveScopes``), inherited by child tasks and `Task {}`; `0`
     /// outside every scope. A `TaskLocal` object rather than the `@TaskLocal` wrapper, so that the inlinable
     /// ``withSingletons(_:isolation:operation:)`` can bind it.
@@ -17,7 +18,7 @@ public final class SingletonScope {
     ///
     /// `nil` (the default) reports nothing, so production code outside every scope reads the process-wide
     /// values silently. The testing library answers "yes" only for reads made outside every test's task tree.
-    @_spi(Testing) public static var isEscapedRead: (@Sendable () -> Bool)?
+    package static var isEscapedRead: (@Sendable () -> Bool)?
 
     /// The container this scope's task tree sees.
     let singletons: AppSingletons
@@ -29,15 +30,15 @@ public final class SingletonScope {
     private let enclosingScope: SingletonScope?
     /// Whether this scope is a test's (the `.singletons` trait's, for one test case): it holds the values the test
     /// reads without replacing them, made from their keys' test values, and shuts them down when it ends.
-    @_spi(Testing) public private(set) var holdsTestValues = false
+    package private(set) var holdsTestValues = false
 
     /// Makes this scope hold the values its test reads without replacing them.
-    @_spi(Testing) public func markHoldsTestValues() { holdsTestValues = true }
+    package func markHoldsTestValues() { holdsTestValues = true }
     /// The nearest scope, this one or one it was entered in, that holds its test's values.
     var testScope: SingletonScope? { holdsTestValues ? self : enclosingScope?.testScope }
     /// The names of the keys this scope replaced, in the order it set them: what its container holds itself that
     /// is no live value (a live value first read inside the scope is held too, and replaces nothing).
-    public var replaced: [String] {
+    package var replaced: [String] {
         var names: [String] = []
         for box in singletons.ownBoxes where !box.isLive && !box.madeForTest { names.append(box.name) }
         return names
@@ -45,23 +46,23 @@ public final class SingletonScope {
 
     /// The names of the keys its test read without replacing them, each made from its test value, in the order
     /// they were first read.
-    public var readWithoutReplacing: [String] {
+    package var readWithoutReplacing: [String] {
         var names: [String] = []
         for box in singletons.ownBoxes where box.madeForTest { names.append(box.name) }
         return names
     }
 
     /// Escaped reads attributed to this scope's task tree, oldest first (at most ``maxEscapesKept``).
-    @_spi(Testing) public private(set) var escapes: [EscapedRead] = []
+    package private(set) var escapes: [EscapedRead] = []
     /// How many escaped reads were attributed to this scope's task tree, including those not kept.
-    @_spi(Testing) public private(set) var escapeCount = 0
+    package private(set) var escapeCount = 0
     /// Escaped reads of a key this scope replaced that could as well have come from another active scope's task
     /// tree, oldest first (at most ``maxEscapesKept``).
-    @_spi(Testing) public private(set) var unattributedEscapes: [EscapedRead] = []
+    package private(set) var unattributedEscapes: [EscapedRead] = []
     /// How many unattributed escaped reads were recorded, including those not kept.
-    @_spi(Testing) public private(set) var unattributedEscapeCount = 0
+    package private(set) var unattributedEscapeCount = 0
     /// The number of escaped reads of each kind a scope keeps; later ones are only counted.
-    public static let maxEscapesKept = 16
+    package static let maxEscapesKept = 16
 
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
         singletons = AppSingletons(inFrontOf: parent)
@@ -74,7 +75,7 @@ public final class SingletonScope {
     private var root: SingletonScope { enclosingRoot ?? self }
 
     /// The scope of the calling task, if it runs inside ``withSingletons(_:isolation:operation:)``.
-    @_spi(Testing) public static var ofCurrentTask: SingletonScope? { current }
+    package static var ofCurrentTask: SingletonScope? { current }
 
     /// Creates and activates a scope whose container stands in front of the current one and is then configured.
     @usableFromInline
