@@ -1,5 +1,4 @@
 import SingletonRegistry
-import Synchronization
 import Testing
 
 /// `start()` orders values by their keys' declared dependencies, and refuses an order that cannot exist.
@@ -20,12 +19,6 @@ import Testing
             await Task.yield()
             journal.write("stop \(name)")
         }
-    }
-
-    final class Journal: Sendable {
-        private let entries = Mutex<[String]>([])
-        var all: [String] { entries.withLock { $0 } }
-        func write(_ entry: String) { entries.withLock { $0.append(entry) } }
     }
 
     /// A value with no lifecycle: held, never started.
@@ -66,7 +59,7 @@ import Testing
         try await singletons.start()
         await singletons.shutdown()
         #expect(
-            journal.all == [
+            journal.entries == [
                 "start database", "start cache", "start api", "stop api", "stop cache", "stop database",
             ])
         #expect(singletons[SettingsKey.self].retries == 5, "a value without a lifecycle is held, not started")
@@ -83,7 +76,7 @@ import Testing
         let error = await #expect(throws: SingletonLifecycleError.self) { try await singletons.start() }
         #expect(error == .dependencyCycle(["ping", "pong", "ping"]))
         #expect(error?.description == "singleton dependencies form a cycle: ping -> pong -> ping")
-        #expect(journal.all.isEmpty)
+        #expect(journal.entries.isEmpty)
     }
 
     @Test @RegistryActor
@@ -92,12 +85,12 @@ import Testing
         let singletons = AppSingletons { $0[CacheKey.self] = Probe("cache", journal) }
         let error = await #expect(throws: SingletonLifecycleError.self) { try await singletons.start() }
         #expect(error == .undeclaredDependency(key: "cache", dependency: "database"))
-        #expect(journal.all.isEmpty)
+        #expect(journal.entries.isEmpty)
 
         singletons[DatabaseKey.self] = Probe("database", journal)
         singletons.declare(SettingsKey.self)
         try await singletons.start()
-        #expect(journal.all == ["start database", "start cache"])
+        #expect(journal.entries == ["start database", "start cache"])
         await singletons.shutdown()
     }
 
@@ -129,6 +122,6 @@ import Testing
             $0[DatabaseKey.self] = Probe("database", journal)
         }
         await #expect(throws: CancellationError.self) { try await singletons.start() }
-        #expect(journal.all == ["start database", "stop database"])
+        #expect(journal.entries == ["start database", "stop database"])
     }
 }

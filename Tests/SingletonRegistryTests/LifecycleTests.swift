@@ -6,13 +6,6 @@ import Testing
 
 /// The registry starts its managers in the order it came to hold them and stops them in reverse, awaiting each.
 @Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
-    /// A journal of lifecycle events shared by the probes of one test.
-    final class Journal: Sendable {
-        private let entries = SanitizerVisibleMutex<[String]>([])
-        var all: [String] { entries.withLock { $0 } }
-        func write(_ entry: String) { entries.withLock { $0.append(entry) } }
-    }
-
     /// Lifecycle calls suspend a few times before returning, so a registry that did not await each manager
     /// before the next would interleave the journal's entries.
     static func slowStep(_ journal: Journal, _ name: String) async {
@@ -63,7 +56,7 @@ import Testing
         try await singletons.start()
         await singletons.shutdown()
         #expect(
-            journal.all == [
+            journal.entries == [
                 "start location begins", "start location ends", "start long task begins", "start long task ends",
                 "stop long task begins", "stop long task ends", "stop location begins", "stop location ends",
             ])
@@ -78,7 +71,7 @@ import Testing
         }
         await #expect(throws: SourceFailure.self) { try await singletons.start() }
         #expect(
-            journal.all == [
+            journal.entries == [
                 "start location begins", "start location ends", "start long task begins", "start long task ends",
                 "stop location begins", "stop location ends",
             ])

@@ -69,7 +69,6 @@ import Testing
     }
 
     /// What the registry started and stopped, in order.
-    @RegistryActor final class Journal { var entries: [String] = [] }
 
     final class JournaledSync: SyncManager {
         let journal: Journal
@@ -78,11 +77,11 @@ import Testing
             super.init()
         }
         override func start() async throws {
-            journal.entries.append("start sync")
+            journal.write("start sync")
             try await super.start()
         }
         override func shutdown() async {
-            journal.entries.append("stop sync")
+            journal.write("stop sync")
             await super.shutdown()
         }
     }
@@ -93,8 +92,8 @@ import Testing
             self.journal = journal
             super.init()
         }
-        override func start() async throws { journal.entries.append("start long task") }
-        override func shutdown() async { journal.entries.append("stop long task") }
+        override func start() async throws { journal.write("start long task") }
+        override func shutdown() async { journal.write("stop long task") }
     }
 
     @Test @RegistryActor

@@ -5,7 +5,6 @@ import Testing
 /// The manual clock: time moves only when the test moves it, sleepers wake in deadline order at their deadlines,
 /// cancellation wakes at once, and a sleeper never woken is reported.
 @Suite(.timeLimit(.minutes(1))) struct TestClockTests {
-    @RegistryActor final class Journal { var entries: [String] = [] }
 
     @RegistryActor
     static func sleep(_ name: String, for duration: Duration, on clock: TestClock, into journal: Journal) -> Task<
@@ -13,7 +12,7 @@ import Testing
     > {
         Task { @RegistryActor in
             try await clock.sleep(for: duration)
-            journal.entries.append("\(name) at \(clock.now)")
+            journal.write("\(name) at \(clock.now)")
         }
     }
 
@@ -56,7 +55,7 @@ import Testing
         let ticker = Task { @RegistryActor in
             for _ in 0..<3 {
                 try await clock.sleep(for: .milliseconds(250))
-                journal.entries.append("tick at \(clock.now)")
+                journal.write("tick at \(clock.now)")
             }
         }
         await clock.sleepers(atLeast: 1)
