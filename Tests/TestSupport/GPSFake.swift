@@ -43,13 +43,11 @@ package struct GPSFake: Sendable {
                 continue
             }
             guard arguments.contains("-p") else { return GPSFake(process: process, port: port) }
-            // Up to 30 s, 25 ms apart (pacing, not synchronisation): gpsfake starts its gpsd and connects, or exits.
-            for _ in 0..<1_200 where process.isRunning {
-                if try LoopbackQueues.socketsConnected(toPort: port, ofProcess: process.pid) > 0 {
-                    return GPSFake(process: process, port: port)
-                }
-                try await Task.sleep(for: .milliseconds(25))
+            // gpsfake starts its gpsd and connects, or exits.
+            let connected = try await Polling.firstAnswer(while: { process.isRunning }) {
+                try LoopbackQueues.socketsConnected(toPort: port, ofProcess: process.pid) > 0 ? true : nil
             }
+            if connected == true { return GPSFake(process: process, port: port) }
             _ = await process.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
             said += "attempt on port \(port): \(process.errorOutput)\n"
         }

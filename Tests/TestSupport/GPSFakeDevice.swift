@@ -25,22 +25,21 @@ package enum GPSFakeDevice {
     ) async throws -> String {
         let controlSocket = "\(temporaryDirectory)/gpsfake-\(pid).sock"
         var lastProblem = "gpsfake has not opened its device's pty"
-        // Up to 30 s, 25 ms apart (pacing, not synchronisation): gpsfake opens its pty and starts its gpsd, which
-        // listens on its control socket; or gpsfake exits.
-        for _ in 0..<1_200 where isRunning() {
-            if let device = devicePTY(of: pid) {
-                do {
-                    let reply = try request("+\(device)\r\n\0", to: controlSocket)
-                    guard reply.hasPrefix("OK") || reply.hasPrefix("ERROR") else {
-                        throw GPSFakeError("gpsd answered \(reply.debugDescription) to adding \(device)")
-                    }
-                    return device
-                } catch let error as ControlSocketRefused {
-                    lastProblem = error.description
+        // gpsfake opens its pty and starts its gpsd, which listens on its control socket; or gpsfake exits.
+        let added = try await Polling.firstAnswer(while: isRunning) { () throws -> String? in
+            guard let device = devicePTY(of: pid) else { return nil }
+            do {
+                let reply = try request("+\(device)\r\n\0", to: controlSocket)
+                guard reply.hasPrefix("OK") || reply.hasPrefix("ERROR") else {
+                    throw GPSFakeError("gpsd answered \(reply.debugDescription) to adding \(device)")
                 }
+                return device
+            } catch let error as ControlSocketRefused {
+                lastProblem = error.description
+                return nil
             }
-            try await Task.sleep(for: .milliseconds(25))
         }
+        if let added { return added }
         throw GPSFakeError(
             isRunning() ? "after 30 s: \(lastProblem)" : "gpsfake exited before its gpsd had its device: \(lastProblem)"
         )

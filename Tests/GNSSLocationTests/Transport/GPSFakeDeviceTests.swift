@@ -79,10 +79,7 @@ struct GPSFakeDeviceTests {
     /// Asks `condition` every 25 ms (pacing, not synchronisation) until it holds, for up to 30 s, while `process`
     /// runs; returns whether it held.
     static func poll(while process: ChildProcess, _ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<1_200 where process.isRunning {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        return condition()
+        let held = try await Polling.firstAnswer(while: { process.isRunning }) { condition() ? true : nil }
+        return held ?? condition()
     }
 }
