@@ -24,13 +24,8 @@ package func freePort() throws -> UInt16 {
 enum FreePorts {
     /// Ports 10000 up to the kernel's ephemeral range; `nil` when that leaves fewer than 1,000.
     static let range: Range<Int>? = {
-        let fd = open("/proc/sys/net/ipv4/ip_local_port_range", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard let text = RawFile.text("/proc/sys/net/ipv4/ip_local_port_range") else { return nil }
+        let fields = text.split(whereSeparator: \.isWhitespace)
         guard let low = fields.first.flatMap({ Int($0) }), low - 10_000 >= 1_000 else { return nil }
         return 10_000..<low
     }()

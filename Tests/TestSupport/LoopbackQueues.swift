@@ -48,15 +48,7 @@ package enum LoopbackQueues {
     /// The IPv4 TCP sockets of `/proc/net/tcp`, one array of fields each: "sl local_address rem_address st
     /// tx_queue:rx_queue tr:when retrnsmt uid timeout inode ...", addresses as HEX_IP:HEX_PORT.
     package static func tcpSockets() throws -> [[Substring]] {
-        let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
-        try #require(fd >= 0, "/proc/net/tcp: \(String(cString: strerror(errno)))")
-        defer { close(fd) }
-        // /proc reports a size of 0, and one read stops after a page: read to the end.
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while case let count = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), count > 0 {
-            bytes += buffer[0..<count]
-        }
+        let bytes = try #require(RawFile.bytes("/proc/net/tcp"), "/proc/net/tcp could not be read")
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst().map {
             $0.split(separator: " ")
         }
