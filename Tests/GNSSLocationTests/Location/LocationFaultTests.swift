@@ -158,12 +158,31 @@ import Testing
         await manager.shutdown()
     }
 
-    @Test @RegistryActor
-    func aReportWithAWrongTypeIsNamedAndTheNextOneDelivered() async throws {
-        let bad = #"{"class":"TPV","mode":3,"time":"2026-11-22T12:00:00.000Z","lat":"abc","lon":11.5}"# + "\r\n"
-        let first = Array((Self.banner + bad + Self.noFixTPV).utf8)
+    /// A bad line between two reports, and the problem it is named as.
+    struct BadLine: Sendable, CustomTestStringConvertible {
+        let name: String
+        let line: [UInt8]
+        let problem: String
+        var testDescription: String { name }
+
+        static let wrongType = BadLine(
+            name: "a wrong type",
+            line: Array(
+                (#"{"class":"TPV","mode":3,"time":"2026-11-22T12:00:00.000Z","lat":"abc","lon":11.5}"# + "\r\n").utf8),
+            problem: #"invalid line from gpsd: TPV field "lat": expected a number, found a string"#)
+        /// Counted, not kept: the framer holds at most 10,240 bytes of a line.
+        static let megabyte = BadLine(
+            name: "a megabyte line",
+            line: [UInt8](repeating: UInt8(ascii: "{"), count: 1 << 20) + Array("\n".utf8),
+            problem: "gpsd sent a 1048576-byte line, over the limit; dropped it")
+    }
+
+    /// The bad line is named, the connection carries on, and the next fix clears the problem. The peer sends the
+    /// good fix only once the test has looked at the problem, so the fix cannot clear it first.
+    @Test(arguments: [BadLine.wrongType, .megabyte]) @RegistryActor
+    func aBadLineIsNamedAndTheConnectionCarriesOn(bad: BadLine) async throws {
+        let first = Array(Self.banner.utf8) + bad.line + Array(Self.noFixTPV.utf8)
         let connections = SanitizerVisibleMutex(0)
-        // The peer sends the good fix only once the test has looked at the problem, so the fix cannot clear it first.
         let gate = DispatchSemaphore(value: 0)
         let peer = try Self.countingPeer(connections) { connection, _ in
             try? writeAll(connection, first)
@@ -178,42 +197,10 @@ import Testing
         try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
 
         #expect(await fixes.read(1).first?.mode == .noFix)
-        #expect(
-            manager.lastProblem == #"invalid line from gpsd: TPV field "lat": expected a number, found a string"#)
+        #expect(manager.lastProblem == bad.problem)
         gate.signal()
         #expect(await fixes.read(1).first?.latitude == 48.1173)
         #expect(manager.lastProblem == nil)
-        await states.next { $0.name == "fixed" }
-        #expect(!states.seen.contains { $0.name == "reconnecting" })
-        #expect(connections.withLock { $0 } == 1)
-        await manager.shutdown()
-    }
-
-    @Test @RegistryActor
-    func aMegabyteLineIsDroppedAndTheConnectionCarriesOn() async throws {
-        let megabyte = 1 << 20
-        let stream =
-            Array(Self.banner.utf8) + [UInt8](repeating: UInt8(ascii: "{"), count: megabyte) + Array("\n".utf8)
-            + Array(Self.noFixTPV.utf8)
-        let connections = SanitizerVisibleMutex(0)
-        let gate = DispatchSemaphore(value: 0)
-        let peer = try Self.countingPeer(connections) { connection, _ in
-            try? writeAll(connection, stream)
-            guard gate.wait(timeout: .now() + 20) == .success else { return }
-            try? writeAll(connection, Array(Self.tpv.utf8))
-        }
-        defer { peer.close() }
-        let manager = LocationManager().withoutLiveTimeouts()
-        manager.reconnectPolicy = LocationTesting.quickReconnect
-        var fixes = FixReader(manager.updates())
-        var states = StateWatch(manager)
-        try await manager.start(.gpsd(host: "127.0.0.1", port: peer.port))
-
-        #expect(await fixes.read(1).first?.mode == .noFix)
-        // Counted, not kept: the framer holds at most 10,240 bytes of a line.
-        #expect(manager.lastProblem == "gpsd sent a 1048576-byte line, over the limit; dropped it")
-        gate.signal()
-        #expect(await fixes.read(1).first?.latitude == 48.1173)
         await states.next { $0.name == "fixed" }
         #expect(!states.seen.contains { $0.name == "reconnecting" })
         #expect(connections.withLock { $0 } == 1)
