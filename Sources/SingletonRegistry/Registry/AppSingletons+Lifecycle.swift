@@ -7,17 +7,11 @@ extension AppSingletons {
     /// start, the values already started are shut down in reverse order and the error is rethrown, so a failed
     /// start leaves nothing running.
     public func start() async throws {
-        var started: [any ManagedSingleton] = []
-        for box in try acting.lifecycleOrder() {
-            guard let value = box.lifecycle else { continue }
-            do {
-                try await value.start()
-                started.append(value)
-            } catch {
-                for value in started.reversed() { await value.shutdown() }
-                throw error
-            }
-        }
+        let values = try acting.lifecycleOrder().compactMap(\.lifecycle)
+        let (started, failure) = await OrderedStart.start(values) { value in try await value.start() }
+        guard let failure else { return }
+        for value in started.reversed() { await value.shutdown() }
+        throw failure
     }
 
     /// Shuts every held value that has a lifecycle down, in the reverse of the start order, awaiting each.

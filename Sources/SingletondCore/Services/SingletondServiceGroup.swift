@@ -22,18 +22,11 @@ package struct SingletondServiceGroup: Sendable {
     package func run(
         terminationRequested: @Sendable () -> Bool, terminated: @Sendable () async -> Void
     ) async -> Int32 {
-        var started: [any SingletondService] = []
-        var status: Int32 = 0
-        for service in services where !terminationRequested() {
-            do throws(SingletondStartError) {
-                try await service.start()
-                started.append(service)
-            } catch {
-                logger.error(error.description)
-                status = 1
-                break
-            }
+        let (started, failure) = await OrderedStart.start(services, while: { !terminationRequested() }) {
+            (service) throws(SingletondStartError) in try await service.start()
         }
+        if let failure { logger.error(failure.description) }
+        let status: Int32 = failure == nil ? 0 : 1
         if status == 0 { await terminated() }
         for service in started.reversed() { await service.shutdown() }
         if status == 0 { logger.info("stopped") }
