@@ -62,7 +62,8 @@ extension SingletonsTrait {
 }
 
 extension Trait where Self == SingletonsTrait {
-    /// Replaces shared values for the test: `configure` sets them on the test's copy of the container.
+    /// Replaces shared values for the test: `configure` sets them on the test's scope container, which stands in front
+    /// of the enclosing one.
     ///
     /// Escaped reads are reported at `sourceLocation`, the place the trait is applied.
     ///

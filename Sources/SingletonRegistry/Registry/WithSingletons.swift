@@ -1,6 +1,7 @@
 /// Runs `operation` with some of the shared values replaced, for its task tree only.
 ///
-/// `configure` receives a copy of the current container (so scopes nest) and replaces values on it:
+/// `configure` receives the scope's container, which stands in front of the current one (so scopes nest; entering
+/// one copies nothing), and replaces values on it:
 ///
 /// ```swift
 /// try await withSingletons({ $0.longTaskManager = RecordingLongTaskManager() }) {

@@ -1,7 +1,9 @@
 /// The key of the registry's clock: ``AppSingletons/clock``.
 ///
-/// Timed behaviour of the managers (a fix turning stale, for one) reads its time from this clock, so that a test
-/// replaces it with a manual clock and advances time instead of waiting for it.
+/// Timed behaviour of the managers (a fix turning stale, reconnect backoff, replay pacing) reads its time from this
+/// clock, so that a test replaces it with a manual clock and advances time instead of waiting for it. (A
+/// `ScriptedLocationManager`'s `interval` is real time: it paces a script, and a test that needs exact instants
+/// delivers the fixes itself.)
 public enum ClockKey: SingletonKey {
     /// The continuous clock.
     public static var liveValue: any Clock<Duration> { ContinuousClock() }
