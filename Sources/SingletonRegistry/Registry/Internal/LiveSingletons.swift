@@ -1,7 +1,7 @@
 /// The live value of every key read so far in the process, made on the first read and kept for the process's life.
 ///
-/// Every container that holds a key's live value holds this one box, so the process-wide container, a container
-/// assigned with `appSingletons = AppSingletons()` and an override scope's copy all see the same live instance.
+/// Every container that holds a key's live value holds this one box, so the process-wide container, a container made
+/// by hand and an override scope's container all see the same live instance.
 @RegistryActor
 enum LiveSingletons {
     private static var storage = SingletonStorage()

@@ -34,7 +34,7 @@ class AnySingletonBox {
 
 /// A box of a value of `Key`.
 ///
-/// Only ``init(_:isLive:)`` makes one, and it is generic over the key, so the box stored under
+/// Only its initialisers make one, and they are generic over the key, so the box stored under
 /// `ObjectIdentifier(Key.self)` is always a `SingletonBox<Key>`: that is what lets a read downcast it unchecked.
 @usableFromInline
 final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
