@@ -7,6 +7,31 @@ import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
 
+// README: declaring a key (TripRecorder here is a plain manager with a lifecycle; Examples/ has the full one)
+@RegistryActor
+open class TripRecorder: ManagedSingleton {
+    public nonisolated init() {}
+    open func start() async throws {}
+    open func shutdown() async {}
+}
+
+public enum TripRecorderKey: SingletonKey {
+    public static var liveValue: TripRecorder { TripRecorder() }
+    public static var dependencies: [any SingletonKey.Type] { [LocationManagerKey.self] }
+}
+
+extension AppSingletons {
+    public var tripRecorder: TripRecorder {
+        get { self[TripRecorderKey.self] }
+        set { self[TripRecorderKey.self] = newValue }
+    }
+}
+
+@Test(.singletons { $0.tripRecorder = TripRecorder() })
+func theDeclaredKeyIsReadThroughItsAccessor() async {
+    #expect(await appSingletons.holds(TripRecorderKey.self))
+}
+
 // README: using the registry
 @RegistryActor
 func surveyIfIdle() async throws {
