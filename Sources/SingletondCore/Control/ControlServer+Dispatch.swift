@@ -23,29 +23,13 @@ extension ControlServer {
                 }
                 // A client whose replies back up gets no new request served until it reads them: its requests wait
                 // in its input, then in the kernel, and its writes block. It is never dropped for pipelining; only
-                // a watcher that does not read is.
-                while !state.stopping, client.dropReason == nil, !client.busy,
-                    client.output.count < limits.maximumQueuedBytes / 2,
-                    let newline = client.input.firstIndex(of: 0x0A)
-                {
-                    var line = client.input[..<newline]
-                    client.input.removeSubrange(...newline)
-                    if line.last == 0x0D { line = line.dropLast() }
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                    if line.count > limits.maximumLineBytes {
-                        client.output.append(
-                            contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
-                        continue
-                    }
-                    do {
-                        let request = try ControlRequest.parse(line)
-                        client.busy = true
-                        requests.append((id, request))
-                    } catch {
-                        client.output.append(contentsOf: JSONObjectWriter.error("\(error)"))
-                    }
-                }
-                flush(&client)
+                // a watcher that does not read is. A flush that empties the queue again makes it ready, so serving
+                // goes on until the client is busy, out of lines, or has a queue the kernel does not take: then
+                // it has a request in flight, or is polled for input, or is polled for output.
+                repeat {
+                    if !state.stopping { serveWaitingLines(of: &client, id: id, into: &requests) }
+                    flush(&client)
+                } while !state.stopping && client.isReady(queueLimit: servingQueueLimit)
                 let finished =
                     client.endOfInput && !client.busy && client.output.isEmpty
                     && !client.input.contains(0x0A)
@@ -90,6 +74,29 @@ extension ControlServer {
                 return state.clients[id]!.isGone
             }
             if gone { task.cancel() }
+        }
+    }
+
+    /// Takes the client's complete request lines while it is ready: an invalid one is answered with an error on
+    /// the spot, a valid one makes the client busy and goes to `requests`.
+    private func serveWaitingLines(of client: inout Client, id: Int, into requests: inout [(Int, ControlRequest)]) {
+        while client.isReady(queueLimit: servingQueueLimit), let newline = client.input.firstIndex(of: 0x0A) {
+            var line = client.input[..<newline]
+            client.input.removeSubrange(...newline)
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if line.count > limits.maximumLineBytes {
+                client.output.append(
+                    contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
+                continue
+            }
+            do {
+                let request = try ControlRequest.parse(line)
+                client.busy = true
+                requests.append((id, request))
+            } catch {
+                client.output.append(contentsOf: JSONObjectWriter.error("\(error)"))
+            }
         }
     }
 

@@ -12,11 +12,18 @@ extension ControlServer {
         while true {
             fds.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
+            var timeout: Int32 = -1
             let stopping = state.withLock { state -> Bool in
                 // Stopping waits for the requests in flight (a cancelled survey still sends its partial result),
                 // but reads no new ones.
                 if state.stopping, !state.clients.values.contains(where: { $0.busy && $0.dropReason == nil }) {
                     return true
+                }
+                // A client made ready since the last dispatch (a reply flushed off this thread, a request
+                // finished) is served without waiting for an event that may never come.
+                if !state.stopping, state.clients.values.contains(where: { $0.isReady(queueLimit: servingQueueLimit) })
+                {
+                    timeout = 0
                 }
                 fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
                 if state.accepting { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
@@ -33,7 +40,7 @@ extension ControlServer {
             }
             if stopping { break }
             do throws(Errno) {
-                _ = try System.poll(&fds, timeout: -1)
+                _ = try System.poll(&fds, timeout: timeout)
             } catch {
                 logger.error("control socket: poll failed: \(error)")
                 break

@@ -33,6 +33,16 @@ package final class ControlServer: Sendable {
 
         /// Whether nobody can read this client's replies any more.
         var isGone: Bool { hungUp || dropReason != nil }
+
+        /// Whether the client has a complete request waiting that the poll thread can serve now: it is not
+        /// dropped, has no request in flight, and its queue is under `queueLimit`, the point where serving stops
+        /// until the client reads.
+        ///
+        /// Such a client is never left for `poll(2)` alone: it is not polled for input (its lines are already in)
+        /// and may have no output to be polled for, so nothing would wake the thread for it.
+        func isReady(queueLimit: Int) -> Bool {
+            dropReason == nil && !busy && output.count < queueLimit && input.contains(0x0A)
+        }
     }
 
     struct State {
@@ -192,8 +202,12 @@ package final class ControlServer: Sendable {
         state.withLock { state in state.clients[id].map { $0.dropReason == nil } ?? false }
     }
 
+    /// The queue length at which the poll thread stops serving a client's requests until it reads its replies.
+    var servingQueueLimit: Int { limits.maximumQueuedBytes / 2 }
+
     /// Appends `line` to the client's queue and writes what it can; returns whether the poll thread must look at
-    /// the client (output left over, or the client is to be dropped).
+    /// the client (output left over, the client is to be dropped, or the write emptied a queue that held back
+    /// its requests).
     func enqueue(_ line: [UInt8], client: inout Client, id: Int) -> Bool {
         guard client.dropReason == nil else { return false }
         if client.output.count + line.count > limits.maximumQueuedBytes {
@@ -208,7 +222,7 @@ package final class ControlServer: Sendable {
         client.output.append(contentsOf: line)
         guard wasEmpty else { return false }
         flush(&client)
-        return !client.output.isEmpty || client.dropReason != nil
+        return !client.output.isEmpty || client.dropReason != nil || client.isReady(queueLimit: servingQueueLimit)
     }
 
     /// Writes the client's queue without blocking; marks the client dropped on a write error.
