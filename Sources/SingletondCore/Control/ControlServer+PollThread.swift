@@ -26,7 +26,15 @@ extension ControlServer {
                     timeout = 0
                 }
                 fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-                if state.accepting { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
+                if state.acceptPaused {
+                    // One poll of at most a second without the listening socket, then accepting is tried again;
+                    // a spent reserve descriptor is taken again first.
+                    state.acceptPaused = false
+                    if state.reserveFD < 0 { state.reserveFD = Self.openReserve() }
+                    if timeout != 0 { timeout = 1_000 }
+                } else if state.accepting {
+                    fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
+                }
                 for (id, client) in state.clients where !client.hungUp {
                     var events: Int32 = 0
                     if !state.stopping, !client.busy, !client.endOfInput, !client.input.contains(0x0A) {
