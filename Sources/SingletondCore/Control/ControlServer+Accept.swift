@@ -54,7 +54,7 @@ extension ControlServer {
                 }
                 let id = state.nextID
                 state.nextID += 1
-                state.clients[id] = Client(fd: fd)
+                state.clients[id] = Client(fd: fd, lastActivity: timeline.now)
                 return (id, false)
             }
             if let id = accepted {

@@ -30,6 +30,9 @@ extension ControlServer {
                     if !state.stopping { serveWaitingLines(of: &client, id: id, into: &requests) }
                     flush(&client)
                 } while !state.stopping && client.isReady(queueLimit: servingQueueLimit)
+                if client.isIdle, now - client.lastActivity >= limits.idleTimeout {
+                    client.dropReason = "idle for \(limits.idleTimeout)"
+                }
                 let finished =
                     client.endOfInput && !client.busy && client.output.isEmpty
                     && !client.input.contains(0x0A)
@@ -43,6 +46,7 @@ extension ControlServer {
                 dropLines[id] = Self.dropLine(
                     id: id, reason: reason, verdict: state.drops.occurrence(of: reason, at: now))
             }
+            scheduleIdleTimer(&state)
             if state.refusedSinceLog > 0, state.clients.count < limits.maximumClients {
                 refused = state.refusedSinceLog
                 state.refusedSinceLog = 0
@@ -116,8 +120,24 @@ extension ControlServer {
             "control: refused \(count) client(s) while \(limits.maximumClients) were connected; taking new ones again")
     }
 
+    /// Starts a task that wakes the poll thread when the earliest idle client's time is up, unless one is
+    /// pending: a pending one is never later than a new deadline, since activity only moves deadlines later.
+    private func scheduleIdleTimer(_ state: inout State) {
+        guard state.idleTimer == nil, !state.stopping else { return }
+        let deadlines = state.clients.values.filter(\.isIdle).map { $0.lastActivity + limits.idleTimeout }
+        guard let deadline = deadlines.min() else { return }
+        state.idleTimer = Task { [self] in
+            try? await timeline.sleep(until: deadline)
+            guard !Task.isCancelled else { return }
+            self.state.withLock { $0.idleTimer = nil }
+            wake()
+        }
+    }
+
     func requestFinished(_ id: Int) {
+        let now = timeline.now
         state.withLock { state in
+            state.clients[id]?.lastActivity = now
             state.clients[id]?.busy = false
             state.clients[id]?.request = nil
         }

@@ -73,7 +73,9 @@ extension ControlServer {
     func shutDownClients() {
         let (clients, waiters, refused) = state.withLock { state in
             for id in Array(state.clients.keys) { flush(&state.clients[id]!) }
+            state.idleTimer?.cancel()
             defer {
+                state.idleTimer = nil
                 state.clients = [:]
                 state.finished = true
                 state.finishWaiters = []

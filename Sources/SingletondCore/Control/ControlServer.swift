@@ -20,6 +20,8 @@ package final class ControlServer: Sendable {
 
     struct Client {
         let fd: Int32
+        /// When the client last sent a byte or had a request answered, in the server's ``timeline``.
+        var lastActivity: Duration
         var input: [UInt8] = []
         var discarding = false
         var output: [UInt8] = []
@@ -30,6 +32,10 @@ package final class ControlServer: Sendable {
         var dropReason: String?
         /// The request in flight, cancelled when the client hangs up or is dropped: nobody is left to answer.
         var request: Task<Void, Never>?
+
+        /// Whether the client waits for nothing from the server: not a watcher, no request in flight, nothing
+        /// queued, and still connected. Such a client is closed after ``ControlServerLimits/idleTimeout``.
+        var isIdle: Bool { !watching && !busy && output.isEmpty && !isGone }
 
         /// Whether nobody can read this client's replies any more.
         var isGone: Bool { hungUp || dropReason != nil }
@@ -68,6 +74,8 @@ package final class ControlServer: Sendable {
         /// Whether the listening socket is left out of the next `poll(2)`: `accept(2)` failed and nothing could be
         /// done about it, so the poll thread waits (at most a second) instead of spinning on the ready socket.
         var acceptPaused = false
+        /// The task that wakes the poll thread when the earliest idle client's time is up.
+        var idleTimer: Task<Void, Never>?
     }
 
     /// The socket's path.
