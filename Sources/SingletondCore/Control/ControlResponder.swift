@@ -58,11 +58,11 @@ package struct ControlResponder: Sendable {
     }
 
     /// Logs `line` if it is the first of its `kind` (what clients did, in the past tense), or a count of the kind
-    /// once a minute; stays quiet otherwise.
+    /// once a minute (the line itself when it is the only one since the last); stays quiet otherwise.
     private func logLimited(_ kind: String, _ line: String) {
         let now = server.timeline.now
         switch surveyLog.withLock({ $0.occurrence(of: kind, at: now) }) {
-        case .first: logger.info(line)
+        case .first, .summary(count: 1): logger.info(line)
         case .summary(let count): logger.info("control: \(count) more clients \(kind)")
         case nil: break
         }
