@@ -42,6 +42,23 @@ extension SingletondEndToEndTests {
     }
 
     /// The stop timeout is long, so only the second signal can end this shutdown, however slowly the test reacts.
+    /// SIGUSR1, SIGUSR2 and the other signals the daemon gives no meaning are ignored: it goes on serving, and
+    /// SIGTERM still stops it cleanly, removing its socket file (SIGUSR1 killed it with 138, leaving the file).
+    @Test func signalsWithoutAMeaningAreIgnored() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        for signo in [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGIO, SIGPWR, SIGXFSZ] { daemon.signal(signo) }
+        // A reply needs the daemon's threads back in user space, where a pending signal is delivered first.
+        let client = try #require(StreamClient(path: control))
+        client.send("{\"cmd\":\"status\"}\n")
+        #expect(await client.readLine()?.contains("\"class\":\"STATUS\"") == true)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0, "\(daemon.stderr.history)")
+        #expect(!FileManager.default.fileExists(atPath: control))
+    }
+
     @Test func aSecondSignalDuringShutdownExitsAtOnce() async throws {
         try await withStuckOutput(stopTimeout: "600") { daemon in
             daemon.signal(SIGTERM)

@@ -32,6 +32,29 @@ extension SingletondEndToEndTests {
         #expect(await daemon.exitStatus() == 0)
     }
 
+    /// A client that loops on survey requests while another survey runs gets each refused, and the log gets one
+    /// line for the requests and one for the refusals, then counts (it got two lines a request).
+    @Test func refusedSurveyRequestsDoNotFloodTheLog() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        let long = try SingletondProcess(["survey", "600", "--control", control])
+        defer { long.kill() }
+        #expect(await long.stderr.line(containing: "survey: 0%") != nil)
+        let client = try #require(StreamClient(path: control))
+        for _ in 0..<200 {
+            client.send("{\"cmd\":\"survey\",\"seconds\":3}\n")
+            #expect(await client.readLine()?.contains("\"class\":\"ERROR\"") == true)
+        }
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        _ = await daemon.stderr.rest()
+        let log = daemon.stderr.history
+        #expect(log.count { $0.contains("asks for a survey") } == 1, "\(log.suffix(10))")
+        #expect(log.count { $0.contains("refused: a survey of other parameters runs") } == 1)
+    }
+
     @Test func aSurveyOfAnotherLengthIsRefusedNamingTheOneThatRuns() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -123,6 +123,12 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             cycle.sentenceDone()
             return
         }
+        // A time field that is not a time (`256161`, `12a519`, empty) cannot say which cycle the sentence belongs
+        // to: the sentence is malformed, and neither starts a cycle nor joins the current one.
+        if let timeField = type.timeField, fields.timeOfDay(timeField) == nil {
+            tallies.malformed += 1
+            return
+        }
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
         if type != .gsv && type != .gsa { cycle.otherSentence(&reports) }
         let ok =

@@ -18,6 +18,15 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The field that holds the sentence's `hhmmss[.sss]` time of day, for the types that mark cycles with it.
+    var timeField: Int? {
+        switch self {
+        case .gga, .rmc, .gns: 1
+        case .gll: 5
+        case .gsa, .gsv, .vtg, .zda: nil
+        }
+    }
+
     /// A bit for sets of sentence types.
     var bit: UInt16 { 1 << UInt16(rawValue) }
 }

@@ -12,6 +12,9 @@ package struct ControlResponder: Sendable {
     package var logger: LogWriter
     /// The server, for the client counts in the status.
     package var server: ControlServer
+    /// Survey requests and refusals, counted per kind so that a client looping on them does not flood the log:
+    /// the first is logged, then a count at most once a minute of the server's clock.
+    private let surveyLog = SanitizerVisibleMutex(RepeatLimiter<String>())
 
     /// Creates a responder.
     package init(source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer) {
@@ -54,6 +57,17 @@ package struct ControlResponder: Sendable {
         }
     }
 
+    /// Logs `line` if it is the first of its `kind` (what clients did, in the past tense), or a count of the kind
+    /// once a minute (the line itself when it is the only one since the last); stays quiet otherwise.
+    private func logLimited(_ kind: String, _ line: String) {
+        let now = server.timeline.now
+        switch surveyLog.withLock({ $0.occurrence(of: kind, at: now) }) {
+        case .first, .summary(count: 1): logger.info(line)
+        case .summary(let count): logger.info("control: \(count) more clients \(kind)")
+        case nil: break
+        }
+    }
+
     /// The refusal of a survey while another job runs: what runs, how long it has left, and what the client can do.
     static func busyMessage(name: String, parameters: any Hashable & Sendable, progress: Double) -> String {
         guard let survey = parameters as? SurveyJob.Parameters else {
@@ -71,14 +85,16 @@ package struct ControlResponder: Sendable {
     private func survey(seconds: Double, connection: ControlConnection) async {
         let manager = appSingletons.longTaskManager
         let job = SurveyJob.make(seconds: seconds, logger: logger)
-        logger.info("control: client \(connection.id) asks for a survey of \(seconds) s")
+        logLimited("asked for a survey", "control: client \(connection.id) asks for a survey of \(seconds) s")
         // The refusal is decided before subscribing, and the run is admitted in the same turn of the actor (a call on
         // the actor it is isolated to does not suspend), so every running "survey" state that follows is the run
         // this client started or joined.
         if case .busy(let name, let parameters, let fraction) = manager.refusal(of: job, whenBusy: .joinOrRefuse) {
             connection.send(
                 JSONObjectWriter.error(Self.busyMessage(name: name, parameters: parameters, progress: fraction)))
-            logger.info("control: client \(connection.id) refused: a survey of other parameters runs")
+            logLimited(
+                "refused a survey while another ran",
+                "control: client \(connection.id) refused: a survey of other parameters runs")
             return
         }
         let changes = manager.stateChanges()

@@ -23,29 +23,16 @@ extension ControlServer {
                 }
                 // A client whose replies back up gets no new request served until it reads them: its requests wait
                 // in its input, then in the kernel, and its writes block. It is never dropped for pipelining; only
-                // a watcher that does not read is.
-                while !state.stopping, client.dropReason == nil, !client.busy,
-                    client.output.count < limits.maximumQueuedBytes / 2,
-                    let newline = client.input.firstIndex(of: 0x0A)
-                {
-                    var line = client.input[..<newline]
-                    client.input.removeSubrange(...newline)
-                    if line.last == 0x0D { line = line.dropLast() }
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                    if line.count > limits.maximumLineBytes {
-                        client.output.append(
-                            contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
-                        continue
-                    }
-                    do {
-                        let request = try ControlRequest.parse(line)
-                        client.busy = true
-                        requests.append((id, request))
-                    } catch {
-                        client.output.append(contentsOf: JSONObjectWriter.error("\(error)"))
-                    }
+                // a watcher that does not read is. A flush that empties the queue again makes it ready, so serving
+                // goes on until the client is busy, out of lines, or has a queue the kernel does not take: then
+                // it has a request in flight, or is polled for input, or is polled for output.
+                repeat {
+                    if !state.stopping { serveWaitingLines(of: &client, id: id, into: &requests) }
+                    flush(&client)
+                } while !state.stopping && client.isReady(queueLimit: servingQueueLimit)
+                if client.isIdle, now - client.lastActivity >= limits.idleTimeout {
+                    client.dropReason = "idle for \(limits.idleTimeout)"
                 }
-                flush(&client)
                 let finished =
                     client.endOfInput && !client.busy && client.output.isEmpty
                     && !client.input.contains(0x0A)
@@ -59,6 +46,7 @@ extension ControlServer {
                 dropLines[id] = Self.dropLine(
                     id: id, reason: reason, verdict: state.drops.occurrence(of: reason, at: now))
             }
+            scheduleIdleTimer(&state)
             if state.refusedSinceLog > 0, state.clients.count < limits.maximumClients {
                 refused = state.refusedSinceLog
                 state.refusedSinceLog = 0
@@ -93,6 +81,29 @@ extension ControlServer {
         }
     }
 
+    /// Takes the client's complete request lines while it is ready: an invalid one is answered with an error on
+    /// the spot, a valid one makes the client busy and goes to `requests`.
+    private func serveWaitingLines(of client: inout Client, id: Int, into requests: inout [(Int, ControlRequest)]) {
+        while client.isReady(queueLimit: servingQueueLimit), let newline = client.input.firstIndex(of: 0x0A) {
+            var line = client.input[..<newline]
+            client.input.removeSubrange(...newline)
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if line.count > limits.maximumLineBytes {
+                client.output.append(
+                    contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
+                continue
+            }
+            do {
+                let request = try ControlRequest.parse(line)
+                client.busy = true
+                requests.append((id, request))
+            } catch {
+                client.output.append(contentsOf: JSONObjectWriter.error("\(error)"))
+            }
+        }
+    }
+
     /// The line to log for client `id` dropped for `reason`: the first drop for a reason, then a count at most
     /// once a minute; `nil` for a drop only counted.
     static func dropLine(id: Int, reason: String, verdict: RepeatLimiter<String>.Verdict?) -> String? {
@@ -109,8 +120,24 @@ extension ControlServer {
             "control: refused \(count) client(s) while \(limits.maximumClients) were connected; taking new ones again")
     }
 
+    /// Starts a task that wakes the poll thread when the earliest idle client's time is up, unless one is
+    /// pending: a pending one is never later than a new deadline, since activity only moves deadlines later.
+    private func scheduleIdleTimer(_ state: inout State) {
+        guard state.idleTimer == nil, !state.stopping else { return }
+        let deadlines = state.clients.values.filter(\.isIdle).map { $0.lastActivity + limits.idleTimeout }
+        guard let deadline = deadlines.min() else { return }
+        state.idleTimer = Task { [self] in
+            try? await timeline.sleep(until: deadline)
+            guard !Task.isCancelled else { return }
+            self.state.withLock { $0.idleTimer = nil }
+            wake()
+        }
+    }
+
     func requestFinished(_ id: Int) {
+        let now = timeline.now
         state.withLock { state in
+            state.clients[id]?.lastActivity = now
             state.clients[id]?.busy = false
             state.clients[id]?.request = nil
         }

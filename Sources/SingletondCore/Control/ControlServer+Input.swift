@@ -33,6 +33,7 @@ extension ControlServer {
                     state.clients[id]!.endOfInput = true
                     return false
                 case .success(let count):
+                    state.clients[id]!.lastActivity = timeline.now
                     append(buffer[0..<count], to: &state.clients[id]!)
                     return true
                 case .failure(let error):

@@ -12,14 +12,29 @@ extension ControlServer {
         while true {
             fds.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
+            var timeout: Int32 = -1
             let stopping = state.withLock { state -> Bool in
                 // Stopping waits for the requests in flight (a cancelled survey still sends its partial result),
                 // but reads no new ones.
                 if state.stopping, !state.clients.values.contains(where: { $0.busy && $0.dropReason == nil }) {
                     return true
                 }
+                // A client made ready since the last dispatch (a reply flushed off this thread, a request
+                // finished) is served without waiting for an event that may never come.
+                if !state.stopping, state.clients.values.contains(where: { $0.isReady(queueLimit: servingQueueLimit) })
+                {
+                    timeout = 0
+                }
                 fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-                if state.accepting { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
+                if state.acceptPaused {
+                    // One poll of at most a second without the listening socket, then accepting is tried again;
+                    // a spent reserve descriptor is taken again first.
+                    state.acceptPaused = false
+                    if state.reserveFD < 0 { state.reserveFD = Self.openReserve() }
+                    if timeout != 0 { timeout = 1_000 }
+                } else if state.accepting {
+                    fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
+                }
                 for (id, client) in state.clients where !client.hungUp {
                     var events: Int32 = 0
                     if !state.stopping, !client.busy, !client.endOfInput, !client.input.contains(0x0A) {
@@ -33,7 +48,7 @@ extension ControlServer {
             }
             if stopping { break }
             do throws(Errno) {
-                _ = try System.poll(&fds, timeout: -1)
+                _ = try System.poll(&fds, timeout: timeout)
             } catch {
                 logger.error("control socket: poll failed: \(error)")
                 break
@@ -58,7 +73,9 @@ extension ControlServer {
     func shutDownClients() {
         let (clients, waiters, refused) = state.withLock { state in
             for id in Array(state.clients.keys) { flush(&state.clients[id]!) }
+            state.idleTimer?.cancel()
             defer {
+                state.idleTimer = nil
                 state.clients = [:]
                 state.finished = true
                 state.finishWaiters = []

@@ -20,6 +20,8 @@ package final class ControlServer: Sendable {
 
     struct Client {
         let fd: Int32
+        /// When the client last sent a byte or had a request answered, in the server's ``timeline``.
+        var lastActivity: Duration
         var input: [UInt8] = []
         var discarding = false
         var output: [UInt8] = []
@@ -31,8 +33,22 @@ package final class ControlServer: Sendable {
         /// The request in flight, cancelled when the client hangs up or is dropped: nobody is left to answer.
         var request: Task<Void, Never>?
 
+        /// Whether the client waits for nothing from the server: not a watcher, no request in flight, nothing
+        /// queued, and still connected. Such a client is closed after ``ControlServerLimits/idleTimeout``.
+        var isIdle: Bool { !watching && !busy && output.isEmpty && !isGone }
+
         /// Whether nobody can read this client's replies any more.
         var isGone: Bool { hungUp || dropReason != nil }
+
+        /// Whether the client has a complete request waiting that the poll thread can serve now: it is not
+        /// dropped, has no request in flight, and its queue is under `queueLimit`, the point where serving stops
+        /// until the client reads.
+        ///
+        /// Such a client is never left for `poll(2)` alone: it is not polled for input (its lines are already in)
+        /// and may have no output to be polled for, so nothing would wake the thread for it.
+        func isReady(queueLimit: Int) -> Bool {
+            dropReason == nil && !busy && output.count < queueLimit && input.contains(0x0A)
+        }
     }
 
     struct State {
@@ -48,6 +64,18 @@ package final class ControlServer: Sendable {
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
         /// Dropped clients, counted per reason so that a loop of misbehaving clients does not flood the log.
         var drops = RepeatLimiter<String>()
+        /// A descriptor held open (on `/dev/null`) to be closed when `accept(2)` runs out of descriptors, so that
+        /// the waiting client can be accepted, told so and closed; -1 when it could not be taken again.
+        var reserveFD: Int32 = -1
+        /// Whether `accept(2)` ran out of descriptors since a client was last accepted.
+        var outOfDescriptors = false
+        /// Clients shed since the daemon ran out of descriptors, logged once descriptors are free again.
+        var shedClients = 0
+        /// Whether the listening socket is left out of the next `poll(2)`: `accept(2)` failed and nothing could be
+        /// done about it, so the poll thread waits (at most a second) instead of spinning on the ready socket.
+        var acceptPaused = false
+        /// The task that wakes the poll thread when the earliest idle client's time is up.
+        var idleTimer: Task<Void, Never>?
     }
 
     /// The socket's path.
@@ -75,11 +103,19 @@ package final class ControlServer: Sendable {
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
         self.identity = identity
+        state.withLock { $0.reserveFD = Self.openReserve() }
     }
 
     deinit {
         System.close(wakeRead)
         System.close(wakeWrite)
+        let reserve = state.withLock { $0.reserveFD }
+        if reserve >= 0 { System.close(reserve) }
+    }
+
+    /// Opens the reserve descriptor; -1 when the system refuses.
+    static func openReserve() -> Int32 {
+        (try? System.open("/dev/null", O_RDONLY | O_CLOEXEC)) ?? -1
     }
 
     /// Starts accepting clients on a thread of its own; each request goes to `handler`. Throws when the system
@@ -192,8 +228,12 @@ package final class ControlServer: Sendable {
         state.withLock { state in state.clients[id].map { $0.dropReason == nil } ?? false }
     }
 
+    /// The queue length at which the poll thread stops serving a client's requests until it reads its replies.
+    var servingQueueLimit: Int { limits.maximumQueuedBytes / 2 }
+
     /// Appends `line` to the client's queue and writes what it can; returns whether the poll thread must look at
-    /// the client (output left over, or the client is to be dropped).
+    /// the client (output left over, the client is to be dropped, or the write emptied a queue that held back
+    /// its requests).
     func enqueue(_ line: [UInt8], client: inout Client, id: Int) -> Bool {
         guard client.dropReason == nil else { return false }
         if client.output.count + line.count > limits.maximumQueuedBytes {
@@ -208,7 +248,7 @@ package final class ControlServer: Sendable {
         client.output.append(contentsOf: line)
         guard wasEmpty else { return false }
         flush(&client)
-        return !client.output.isEmpty || client.dropReason != nil
+        return !client.output.isEmpty || client.dropReason != nil || client.isReady(queueLimit: servingQueueLimit)
     }
 
     /// Writes the client's queue without blocking; marks the client dropped on a write error.

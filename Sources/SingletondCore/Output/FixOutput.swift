@@ -1,9 +1,13 @@
 import Dispatch
+import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Synchronization
 
 /// Where the daemon writes its TPV lines: standard output or a file, one `write(2)` per line.
+///
+/// Every line in a file is whole or absent: a write that fails after part of a line went out (a full disk) takes
+/// that part back, truncating the file to where the line started, before the next line is written.
 ///
 /// Writes happen on a serial queue of their own so that a slow reader of standard output (a stopped pipe) never
 /// blocks the cooperative pool; at most ``maximumPendingBytes`` wait, and lines beyond that are dropped and
@@ -13,6 +17,9 @@ import Synchronization
 package final class FixOutput: Sendable {
     /// How many bytes may wait to be written before new lines are dropped.
     package static let maximumPendingBytes = 1 << 20
+
+    /// Writes bytes to a descriptor as `write(2)` does: how many it took, or the failure.
+    package typealias Writer = @Sendable (Int32, UnsafeRawBufferPointer) throws(GNSSLocation.Errno) -> Int
 
     private struct State {
         var fd: Int32
@@ -27,6 +34,8 @@ package final class FixOutput: Sendable {
     private let state: SanitizerVisibleMutex<State>
     /// The time the loss summaries are counted in.
     private let timeline: Timeline
+    /// How the bytes go out: `write(2)`, or a test's writer that fails on purpose.
+    private let writeBytes: Writer
 
     /// Opens `path` for appending (creating it with mode 0640), or uses standard output for `-`.
     ///
@@ -38,10 +47,20 @@ package final class FixOutput: Sendable {
     ///
     /// - Throws: ``OutputError`` naming the path and the reason.
     /// Losses are summarised in the time of `clock`: the registry's.
-    package init(path: String, logger: LogWriter, clock: any Clock<Duration>) throws(OutputError) {
+    package convenience init(path: String, logger: LogWriter, clock: any Clock<Duration>) throws(OutputError) {
+        try self.init(path: path, logger: logger, clock: clock) { fd, bytes throws(Errno) in
+            try System.write(fd, bytes)
+        }
+    }
+
+    /// Opens `path` as ``init(path:logger:clock:)`` does, and writes through `writer` instead of `write(2)`.
+    package init(path: String, logger: LogWriter, clock: any Clock<Duration>, writer: @escaping Writer)
+        throws(OutputError)
+    {
         self.path = path
         self.logger = logger
         self.timeline = Timeline(clock)
+        self.writeBytes = writer
         let losses = OutputLossLog(name: path == "-" ? "standard output" : path)
         if path == "-" {
             state = SanitizerVisibleMutex(State(fd: 1, losses: losses))
@@ -98,20 +117,39 @@ package final class FixOutput: Sendable {
 
     private func writeNow(_ line: [UInt8]) {
         let fd = state.withLock { $0.fd }
-        var failure: Int32?
-        line.withUnsafeBytes { buffer in
-            do throws(Errno) {
-                try System.writeAll(fd, buffer)
-            } catch {
-                failure = error.code
-            }
-        }
+        let failure = writeLine(line, to: fd)
         let now = timeline.now
         let report = state.withLock { state in
             state.pendingBytes -= line.count
             return if let failure { state.losses.lost(.writeError(failure), at: now) } else { state.losses.wrote() }
         }
         if let report { logger.log(report.level, report.text) }
+    }
+
+    /// Writes all of `line`, going on after short writes; returns the failure's `errno`, or `nil`.
+    ///
+    /// After a failure that left part of the line in a regular file, that part is taken back: the file is cut to
+    /// its length before the line (the daemon alone appends to it). Completing the line instead would have to wait
+    /// for free space, holding every later line in the queue; a pipe or a FIFO needs neither, since a line shorter
+    /// than `PIPE_BUF` goes into it whole or not at all.
+    private func writeLine(_ line: [UInt8], to fd: Int32) -> Int32? {
+        var offset = 0
+        let failure = line.withUnsafeBytes { buffer -> Int32? in
+            while offset < buffer.count {
+                do throws(Errno) {
+                    let written = try writeBytes(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                    guard written > 0 else { return EIO }
+                    offset += written
+                } catch {
+                    return error.code
+                }
+            }
+            return nil
+        }
+        if failure != nil, offset > 0, let file = try? System.status(of: fd), file.st_mode & S_IFMT == S_IFREG {
+            try? System.truncate(fd, to: file.st_size - off_t(offset))
+        }
+        return failure
     }
 
     /// Closes and reopens the file (after log rotation moved it); does nothing for standard output.

@@ -7,8 +7,11 @@ import Synchronization
 ///
 /// The signals must be blocked in every thread of the process: ``Singletond/runProcess(_:)`` calls
 /// ``blockSignals()`` on the main thread before any other thread exists, and creates the handler right after, so that
-/// a signal is handled from the first moment of the daemon's startup. SIGPIPE is ignored (a client or reader that
-/// leaves makes writes fail with EPIPE instead). The first SIGTERM or SIGINT arrives in ``terminations``; a second one
+/// a signal is handled from the first moment of the daemon's startup. The signals in ``ignored`` are ignored:
+/// SIGPIPE (a client or reader that leaves makes writes fail with EPIPE instead), SIGXFSZ (a file over the size
+/// limit makes the output's write fail with EFBIG, counted as a lost line), and the signals the daemon gives no
+/// meaning whose default action would end it silently and leave its socket file (SIGUSR1, SIGUSR2, SIGALRM,
+/// SIGVTALRM, SIGIO, SIGPWR). The first SIGTERM or SIGINT arrives in ``terminations``; a second one
 /// exits at once with 128 + the signal number, for when a startup or a graceful shutdown hangs. SIGHUP calls the
 /// handler set with ``onHangUp(_:)``, and does nothing before one is set.
 package final class SignalHandler: Sendable {
@@ -21,6 +24,9 @@ package final class SignalHandler: Sendable {
 
     /// The signals the handler takes.
     static let handled = [SIGTERM, SIGINT, SIGHUP]
+
+    /// The signals the daemon ignores.
+    package static let ignored = [SIGPIPE, SIGXFSZ, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGIO, SIGPWR]
 
     /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread; the threads it starts afterwards inherit the block.
     ///
@@ -39,7 +45,7 @@ package final class SignalHandler: Sendable {
         let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
         self.terminations = terminations
         let queue = DispatchQueue(label: "singletond.signals")
-        System.ignoreSignal(SIGPIPE)
+        for signo in Self.ignored { System.ignoreSignal(signo) }
         sources.withLock { sources in
             for signo in Self.handled {
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)

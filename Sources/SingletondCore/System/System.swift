@@ -53,6 +53,11 @@ enum System {
         try GNSSLocation.System.poll(&descriptors, timeout: timeout)
     }
 
+    /// `ftruncate(2)`: cuts the file `fd` (or extends it with zeros) to `length` bytes.
+    static func truncate(_ fd: Int32, to length: off_t) throws(Errno) {
+        _ = try retrying { Glibc.ftruncate(fd, length) }
+    }
+
     /// `fstat(2)`: the location code's call.
     static func status(of fd: Int32) throws(Errno) -> stat { try GNSSLocation.System.status(of: fd) }
 

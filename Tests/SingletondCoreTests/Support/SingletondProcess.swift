@@ -24,9 +24,11 @@ final class SingletondProcess: Sendable {
     /// Starts `singletond arguments` with the test environment plus `environment`.
     ///
     /// With `journal`, `$JOURNAL_STREAM` names the device and inode of the pipe that is the child's standard error,
-    /// as systemd sets it when standard error is the journal.
+    /// as systemd sets it when standard error is the journal. With `descriptorLimit`, the daemon runs with that
+    /// many file descriptors at most (`ulimit -n` in a shell that then becomes the daemon).
     init(
-        _ arguments: [String], environment: [String: String] = [:], journal: Bool = false, stdin: String = "/dev/null"
+        _ arguments: [String], environment: [String: String] = [:], journal: Bool = false, stdin: String = "/dev/null",
+        descriptorLimit: Int? = nil
     ) throws {
         guard let binary = Self.binary else {
             Issue.record("singletond is not built next to the test bundle; run `swift build` first")
@@ -38,7 +40,14 @@ final class SingletondProcess: Sendable {
         }
         env.merge(environment) { $1 }
         if journal { env["JOURNAL_STREAM"] = ChildProcess.stderrIdentityPlaceholder }
-        child = try ChildProcess(binary, arguments, environment: env, stdin: stdin, stdout: .pipe, stderr: .pipe)
+        if let descriptorLimit {
+            let script = "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\""
+            child = try ChildProcess(
+                "/bin/sh", ["-c", script, binary] + arguments, environment: env, stdin: stdin, stdout: .pipe,
+                stderr: .pipe)
+        } else {
+            child = try ChildProcess(binary, arguments, environment: env, stdin: stdin, stdout: .pipe, stderr: .pipe)
+        }
     }
 
     /// The daemon's process ID.
