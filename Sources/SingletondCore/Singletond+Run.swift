@@ -15,8 +15,8 @@ extension Singletond {
     /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
     /// The parts are services of a ``SingletondServiceGroup``, started in this order and shut down in reverse: the
-    /// output, the control socket (bound), the registry's managers with the position source, and the socket's
-    /// serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
+    /// output, the control socket (bound), the registry's managers with the position source, the gpsd-protocol
+    /// listener when `--listen` asks for one, and the socket's serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
     /// them: run it through ``runProcess(_:)``.
     package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
@@ -43,17 +43,22 @@ extension Singletond {
         let registry = RegistryService(
             source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
             notify: notify, logger: logger, signals: signals)
+        let listener = options.listen.map {
+            GPSDListenerService(
+                address: $0, devicePath: GPSDListenerService.devicePath(for: options.source), logger: logger)
+        }
         let serving = ControlServingService(
             control: control,
             responder: { server in
                 ControlResponder(
                     source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
-                    server: server)
+                    server: server, listener: listener)
             },
             readyLine: "singletond \(version) ready: \(source), control socket \(control.path), "
                 + "output \(options.output == "-" ? "standard output" : options.output)",
             environment: environment, notify: notify, logger: logger)
-        let group = SingletondServiceGroup([output, control, registry, serving], logger: logger)
+        let services: [any SingletondService] = [output, control, registry] + (listener.map { [$0] } ?? []) + [serving]
+        let group = SingletondServiceGroup(services, logger: logger)
         let status = await group.run(
             terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })
         firstSignal.cancel()

@@ -99,6 +99,12 @@ package enum CommandLineParser {
                 baud = rate
             case "--control":
                 options.control = try value(for: name, inline: inline)
+            case "--listen":
+                let text = try value(for: name, inline: inline)
+                guard let address = ListenAddress(parsing: text) else {
+                    throw UsageError("--listen: '\(text)' is not [HOST:]PORT with an IPv4 HOST and a port 1-65535")
+                }
+                options.listen = address
             case "--output":
                 options.output = try value(for: name, inline: inline)
             case "--log-level":

@@ -22,6 +22,8 @@ package enum Usage {
         options:
           --control PATH          the control socket (default $XDG_RUNTIME_DIR/singletond.sock,
                                   else /tmp/singletond-$UID/singletond.sock)
+          --listen [HOST:]PORT    serve gpsd's JSON protocol on TCP (off unless given; HOST is an
+                                  IPv4 address, 127.0.0.1 when left out); gpspipe, cgps connect
           --output PATH|-         where TPV lines go (default - , standard output); SIGHUP reopens it
           --log-level LEVEL       trace, debug, info, notice, warning or error (default info)
           --survey-seconds N      the length of a survey asked for without one (default 60)

@@ -12,21 +12,28 @@ package struct ControlResponder: Sendable {
     package var logger: LogWriter
     /// The server, for the client counts in the status.
     package var server: ControlServer
+    /// The gpsd-protocol listener's service, for its counts in the status; `nil` without `--listen`.
+    package var listener: GPSDListenerService?
 
     /// Creates a responder.
-    package init(source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer) {
+    package init(
+        source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer,
+        listener: GPSDListenerService? = nil
+    ) {
         self.source = source
         self.defaultSurveySeconds = defaultSurveySeconds
         self.logger = logger
         self.server = server
+        self.listener = listener
     }
 
     /// Handles one request.
     package func respond(to request: ControlRequest, on connection: ControlConnection) async {
         switch request {
         case .status:
-            let report = await StatusReport.take(
+            var report = await StatusReport.take(
                 source: source, clients: (server.clientCount, server.watcherCount))
+            report.listener = listener?.listener?.statistics
             connection.send(report.jsonLine)
         case .fix:
             let fix = await appSingletons.locationManager.lastFix

@@ -1,0 +1,15 @@
+/// A report the listener sends its watchers: a TPV or SKY object as ``GNSSProtocol/GPSDReportWriter`` writes it,
+/// without newline.
+package enum GPSDListenerReport: Sendable {
+    /// A TPV object: one fix.
+    case tpv([UInt8])
+    /// A SKY object: the satellite view.
+    case sky([UInt8])
+
+    /// The object's bytes.
+    var object: [UInt8] {
+        switch self {
+        case .tpv(let object), .sky(let object): object
+        }
+    }
+}
