@@ -1,0 +1,79 @@
+import Foundation
+import GNSSProtocol
+import TestSupport
+import Testing
+
+/// `gpspipe -w` against the daemon's gpsd listener (`--listen`), compared with `gpspipe -w` against a real gpsd
+/// (under gpsfake) fed the same log.
+@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDListenerGpspipeTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
+
+    /// The path of one of gpsd's tools; the suite is `.gpsdTools`, so this fails only under CI=true.
+    static func tool(_ name: String) throws -> String {
+        try #require(Machine.path(of: name), "\(name) is missing: apt-get install gpsd gpsd-clients")
+    }
+
+    /// A line as a JSON object, gpsd's `\r` dropped; `nil` for a line that is not one.
+    static func object(_ line: String) -> JSONValue? {
+        try? JSONValue(parsing: line.hasSuffix("\r") ? String(line.dropLast()) : line)
+    }
+
+    /// The TPV objects among `lines`.
+    static func tpvs(_ lines: [String]) -> [JSONValue] {
+        lines.compactMap(object).filter { $0["class"]?.stringValue == "TPV" }
+    }
+
+    /// The daemon reads the log from a FIFO the test writes once gpspipe watches, so gpspipe sees the log's fixes
+    /// from the first. gpsd replays the same log (looped, 10 ms a sentence) to its own gpspipe. Every TPV of the
+    /// daemon must be one gpsd sent for the same time, member for member (the device's name aside: it is the
+    /// source's). gpsd adds error estimates of its own error model (`ept`, `epx`, `eph`, ...), which the daemon's
+    /// decoder does not compute; every member the daemon writes, gpsd writes with the same value.
+    @Test func tpvLinesAgreeWithGpsdOnTheSameLog() async throws {
+        let gpsfake = try Self.tool("gpsfake")
+        let gpspipe = try Self.tool("gpspipe")
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+
+        let fake = try await GPSFake.start(gpsfake, ["-n", "-q", "-c", "0.01", Self.fixture])
+        defer { fake.process.kill() }
+        let theirPipe = try ChildProcess(gpspipe, ["-w", "-n", "300", "127.0.0.1:\(fake.port)"], stdout: .pipe)
+        defer { theirPipe.kill() }
+        let theirs = Self.tpvs(await theirPipe.stdout.rest(timeout: 60))
+        #expect(await theirPipe.wait() == .exited(0))
+        #expect(theirs.count >= 40, "gpspipe saw \(theirs.count) TPV lines from gpsd")
+
+        let source = try HeldFIFO(directory.file("nmea"))
+        defer { source.close() }
+        let port = try freePort()
+        let daemon = try SingletondProcess([
+            "--nmea", source.path, "--listen", "\(port)", "--control", directory.file("c.sock"),
+            "--output", "/dev/null", "--log-level", "debug",
+        ])
+        defer { daemon.kill() }
+        #expect(await daemon.stderr.line(containing: "ready:", timeout: 60) != nil, "\(daemon.stderr.history)")
+        let ourPipe = try ChildProcess(gpspipe, ["-w", "-n", "20", "127.0.0.1:\(port)"], stdout: .pipe)
+        defer { ourPipe.kill() }
+        #expect(await daemon.stderr.line(containing: "gpsd: client 1 watches", timeout: 60) != nil)
+        try writeAll(source.fd, try Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
+        let lines = await ourPipe.stdout.rest(timeout: 60)
+        #expect(await ourPipe.wait() == .exited(0))
+
+        let classes = lines.prefix(3).compactMap { Self.object($0)?["class"]?.stringValue }
+        #expect(classes == ["VERSION", "DEVICES", "WATCH"], "\(lines.prefix(3))")
+        #expect(lines.allSatisfy { $0.hasSuffix("\r") }, "gpsd's lines end with CRLF")
+        let ours = Self.tpvs(lines)
+        #expect(ours.count >= 10, "gpspipe saw \(lines)")
+        for tpv in ours {
+            #expect(tpv["device"]?.stringValue == source.path)
+            let time = tpv["time"]?.stringValue
+            let candidates = theirs.filter { $0["time"]?.stringValue == time }
+            let agrees = candidates.contains { gpsd in
+                tpv.objectValue?.allSatisfy { $0.key == "device" || gpsd[$0.key] == $0.value } ?? false
+            }
+            #expect(agrees, "ours \(tpv)\ngpsd's of the same time \(candidates)")
+        }
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
+}
