@@ -56,6 +56,9 @@ import Testing
         #expect(try run([]).stopTimeout == .milliseconds(1_800))
         #expect(try run(["--output", "-"]).output == "-")
         #expect(try run(["--output=fixes.json"]).output == "fixes.json")
+        #expect(try run([]).listen == nil, "the gpsd listener is off unless asked for")
+        #expect(try run(["--nmea", "log", "--listen", "2947"]).listen == ListenAddress(port: 2947))
+        #expect(try run(["--listen=0.0.0.0:2948"]).listen == ListenAddress(octets: [0, 0, 0, 0], port: 2948))
     }
 
     @Test func clientCommands() throws {
@@ -115,6 +118,9 @@ import Testing
         (["watch", "--follow"], "unknown option '--follow' for watch"),
         (["help", "x"], "unexpected argument 'x'"),
         (["--demo=yes"], "--demo takes no value"),
+        (["--listen"], "--listen needs a value"),
+        (["--listen", "gps.local:2947"], "--listen: 'gps.local:2947' is not [HOST:]PORT"),
+        (["--listen", "2947", "--listen", "2948"], "--listen given twice"),
     ])
     func wrongCommandLinesAreUsageErrors(arguments: [String], expected: String) {
         let message = usageError(arguments)

@@ -54,6 +54,12 @@ package enum GPSDClientRequest: Sendable, Hashable {
         }
     }
 
+    /// How many bytes at the start of `bytes` are whitespace, newlines or `;` between requests: what a reader drops
+    /// when ``next(in:)`` finds no request, so that blank lines never pile up.
+    package static func separators(in bytes: ArraySlice<UInt8>) -> Int {
+        bytes.prefix(while: isSkipped).count
+    }
+
     /// The request `?name;`.
     private static func simple(_ name: String, text: ArraySlice<UInt8>) -> GPSDClientRequest {
         switch name {

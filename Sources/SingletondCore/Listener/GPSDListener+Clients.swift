@@ -94,6 +94,7 @@ extension GPSDListener {
             client.lastRequest = now
             answer(request, client: &client, state: state)
         }
+        start += GPSDClientRequest.separators(in: client.input[start...])
         client.input.removeFirst(start)
         if client.input.count > limits.maximumLineBytes {
             client.discarding = !client.input.contains(0x0A)

@@ -62,6 +62,9 @@ package final class GPSDListenerService: SingletondService {
                     var writer = GPSDReportWriter()
                     var lastSky: SkyView?
                     for await update in updates {
+                        // A fix means the source is active: its DEVICE goes out before the first TPV, whichever
+                        // stream, this one or the states, is read first.
+                        listener.setDevice(activated: System.wallClockMilliseconds())
                         var object: [UInt8] = []
                         writer.appendTPV(update.fix, device: device, newline: false, to: &object)
                         listener.publish(.tpv(object))
