@@ -120,4 +120,17 @@ import Testing
             #expect(previous == last, "the slow client catches up with the last fix")
         }
     }
+
+    @Test func aClientThatNeitherWatchesNorAsksIsClosedAndAWatcherStays() async throws {
+        try await Self.withService(limits: GPSDListenerLimits(idleTimeout: .milliseconds(300))) { service, port in
+            let watcher = try #require(StreamClient(port: port))
+            watcher.send("?WATCH={\"enable\":true}\n")
+            #expect(await watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            let idle = try #require(StreamClient(port: port))
+            #expect(await idle.readsToEnd(), "the idle client is closed")
+            watcher.send("?VERSION;\n")
+            #expect(await watcher.readLine(containing: "\"class\":\"VERSION\"") != nil, "the watcher stays")
+            #expect(service.listener?.statistics.clients == 1)
+        }
+    }
 }
