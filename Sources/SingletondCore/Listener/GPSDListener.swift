@@ -14,6 +14,8 @@ import SingletonRegistry
 package final class GPSDListener: Sendable {
     struct State {
         var clients: [Int: GPSDListenerClient] = [:]
+        /// Whether the listener's thread was started: ``stop()`` waits for it only then.
+        var started = false
         var nextID = 1
         var stopping = false
         var finished = false
@@ -62,12 +64,26 @@ package final class GPSDListener: Sendable {
 
     /// Starts serving on a thread of its own; throws when the system refuses another thread.
     package func start() throws(GNSSLocation.Errno) {
-        try System.startThread(named: "singletond-gpsd") { [self] in self.run() }
+        state.withLock { $0.started = true }
+        do throws(Errno) {
+            try System.startThread(named: "singletond-gpsd") { [self] in self.run() }
+        } catch {
+            state.withLock { $0.started = false }
+            throw error
+        }
     }
 
-    /// Closes every client and the socket, and returns when the listener's thread has ended.
+    /// Closes every client and the socket, and returns when the listener's thread has ended (at once when it never
+    /// started).
     package func stop() async {
-        state.withLock { $0.stopping = true }
+        let started = state.withLock { state in
+            state.stopping = true
+            return state.started
+        }
+        guard started else {
+            System.close(listenFD)
+            return
+        }
         wake()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state in
