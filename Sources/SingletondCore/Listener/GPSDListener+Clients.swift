@@ -92,7 +92,7 @@ extension GPSDListener {
         while let (request, consumed) = GPSDClientRequest.next(in: client.input[start...]) {
             start += consumed
             client.lastRequest = now
-            answer(request, client: &client, state: state)
+            answer(request, client: &client, state: &state)
         }
         start += GPSDClientRequest.separators(in: client.input[start...])
         client.input.removeFirst(start)
@@ -106,9 +106,11 @@ extension GPSDListener {
         flush(&client)
     }
 
-    /// Queues the reply to `request`.
-    func answer(_ request: GPSDClientRequest, client: inout GPSDListenerClient, state: State) {
+    /// Queues the reply to `request`; lines it pushes out of a client that does not read count as dropped.
+    func answer(_ request: GPSDClientRequest, client: inout GPSDListenerClient, state: inout State) {
         let limit = limits.maximumQueuedBytes
+        let droppedBefore = client.droppedTotal
+        defer { state.droppedReports += client.droppedTotal - droppedBefore }
         switch request {
         case .watch(let change):
             if let device = change.device, device != devicePath {
