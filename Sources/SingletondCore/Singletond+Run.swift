@@ -37,7 +37,7 @@ extension Singletond {
                 System.exitImmediately(1)
             }
         }
-        let source = locationSource(for: options.source)
+        let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)
         let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
         let registry = RegistryService(
@@ -65,8 +65,9 @@ extension Singletond {
         return status
     }
 
-    /// The registry's source for a command-line source.
-    package static func locationSource(for option: SourceOption) -> LocationSource {
+    /// The registry's source for a command-line source; an NMEA file is paced by its timestamps at `replaySpeed`
+    /// when one is given.
+    package static func locationSource(for option: SourceOption, replaySpeed: Double? = nil) -> LocationSource {
         switch option {
         case .demo:
             .nmeaReplay(name: DemoTrack.name, bytes: DemoTrack.nmea(), pacing: .timestamps(speed: 1), loops: true)
@@ -79,7 +80,9 @@ extension Singletond {
         case .nmea(let path, let baud?):
             .nmeaSerial(path: path, baud: baud)
         case .nmea(let path, nil):
-            isTerminal(path) ? .nmeaSerial(path: path, baud: 9_600) : .nmeaFile(path: path)
+            isTerminal(path)
+                ? .nmeaSerial(path: path, baud: 9_600)
+                : .nmeaFile(path: path, pacing: replaySpeed.map { .timestamps(speed: $0) } ?? .asFastAsPossible)
         }
     }
 

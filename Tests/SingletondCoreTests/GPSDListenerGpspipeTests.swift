@@ -76,4 +76,38 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }
+
+    /// The issue's own case: `singletond --nmea LOG --listen PORT` (replayed in real time), then `gpspipe -w -n 10`.
+    /// gpspipe's TPV lines are, byte for byte, the lines the decoder makes of the log with the file as the device,
+    /// in the log's order, and gpspipe exits 0. The log replays for 20 s: the bound that gpspipe connects within.
+    @Test func gpspipeReadsALogReplayedInRealTime() async throws {
+        let gpspipe = try Self.tool("gpspipe")
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let port = try freePort()
+        let daemon = try SingletondProcess([
+            "--nmea", Self.fixture, "--replay-speed", "1", "--listen", "\(port)", "--control",
+            directory.file("c.sock"), "--output", "/dev/null",
+        ])
+        defer { daemon.kill() }
+        #expect(await daemon.stderr.line(containing: "ready:", timeout: 60) != nil, "\(daemon.stderr.history)")
+        let pipe = try ChildProcess(gpspipe, ["-w", "-n", "10", "127.0.0.1:\(port)"], stdout: .pipe)
+        defer { pipe.kill() }
+        let lines = await pipe.stdout.rest(timeout: 60)
+        #expect(await pipe.wait() == .exited(0))
+
+        let log = Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
+        let expected = NMEADecoder.decode(log).events.compactMap { event -> String? in
+            guard case .fix(let fix) = event else { return nil }
+            var line: [UInt8] = []
+            GPSDJSONWriter.appendTPV(fix, device: Self.fixture, newline: false, to: &line)
+            return String(decoding: line, as: UTF8.self) + "\r"
+        }
+        let ours = lines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        #expect(!ours.isEmpty, "gpspipe saw \(lines)")
+        let first = expected.firstIndex(of: ours.first ?? "") ?? expected.endIndex
+        #expect(Array(expected[first...].prefix(ours.count)) == ours, "gpspipe saw \(ours)\nthe log makes \(expected)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
 }

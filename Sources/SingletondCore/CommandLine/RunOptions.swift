@@ -13,6 +13,9 @@ package struct RunOptions: Sendable, Hashable {
     package var source: SourceOption
     /// The control socket's path; `nil` means the default (``ControlPath/defaultPath(environment:userID:)``).
     package var control: String?
+    /// How fast an NMEA file is replayed, paced by its fixes' timestamps (1 is real time); `nil` reads it as fast as
+    /// it decodes.
+    package var replaySpeed: Double?
     /// Where the gpsd-protocol listener binds; `nil` (the default) runs none.
     package var listen: ListenAddress?
     /// Where TPV lines go: a file path, or `-` for standard output.
