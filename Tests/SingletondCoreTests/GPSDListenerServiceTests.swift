@@ -58,19 +58,21 @@ import Testing
             let manager = await appSingletons.locationManager
             await manager.deliver(SkyView(satellites: [Satellite(prn: 5, elevation: 40, used: true)], hdop: 0.9))
             try await manager.start(.nmeaFile(path: "/dev/scripted"))
-            let device = Self.object(await client.readLine())
-            #expect(device?["class"]?.stringValue == "DEVICE")
-            #expect(device?["path"]?.stringValue == "/dev/scripted")
-            #expect(device?["activated"]?.stringValue != nil)
+            var device: JSONValue?
             var times: [String] = []
             var skies = 0
             while times.count < 20, let line = Self.object(await client.readLine()) {
                 switch line["class"]?.stringValue {
+                case "DEVICE":
+                    #expect(device == nil && times.isEmpty, "one DEVICE, before the first TPV")
+                    device = line
                 case "TPV": times.append(line["time"]?.stringValue ?? "")
                 case "SKY": skies += 1
                 default: Issue.record("unexpected \(line)")
                 }
             }
+            #expect(device?["path"]?.stringValue == "/dev/scripted")
+            #expect(device?["activated"]?.stringValue != nil)
             #expect(times == Self.fixes(20).map { fix in fix.time.map { String(describing: $0) } ?? "" })
             #expect(skies == 1, "one SKY: the view did not change")
 

@@ -1,9 +1,10 @@
 import GNSSLocation
 import GNSSProtocol
+import Observation
 import SingletonRegistry
 
 /// The gpsd-protocol listener (`--listen`): bound and serving once the registry's managers run, fed from
-/// `appSingletons.locationManager` (a TPV per fix, a SKY when the satellite view changed, a DEVICE when the source
+/// `appSingletons.locationManager` (a TPV per fix, a SKY when the satellite view changes, a DEVICE when the source
 /// comes and goes), and closed with its clients before the registry stops.
 package final class GPSDListenerService: SingletondService {
     private let address: ListenAddress
@@ -49,8 +50,8 @@ package final class GPSDListenerService: SingletondService {
         await listener.stop()
     }
 
-    /// Starts the task feeding `listener`: its fixes from `updates`, the satellite view read after each fix, and
-    /// its device from `states`.
+    /// Starts the task feeding `listener`: its fixes from `updates`, the manager's satellite view as it changes,
+    /// and its device from `states`.
     private static func feed(
         _ listener: GPSDListener, from location: LocationManager, updates: LocationUpdates,
         states: AsyncStream<LocationState>
@@ -60,7 +61,6 @@ package final class GPSDListenerService: SingletondService {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     var writer = GPSDReportWriter()
-                    var lastSky: SkyView?
                     for await update in updates {
                         // A fix means the source is active: its DEVICE goes out before the first TPV, whichever
                         // stream, this one or the states, is read first.
@@ -68,10 +68,15 @@ package final class GPSDListenerService: SingletondService {
                         var object: [UInt8] = []
                         writer.appendTPV(update.fix, device: device, newline: false, to: &object)
                         listener.publish(.tpv(object))
-                        let sky = await location.satellites
-                        guard let sky, sky != lastSky else { continue }
-                        lastSky = sky
-                        object.removeAll(keepingCapacity: true)
+                    }
+                }
+                group.addTask {
+                    // The satellite view as it changes, with or without a fix (a receiver still searching reports
+                    // its sky); changes that come faster than this task reads are merged into the latest.
+                    var writer = GPSDReportWriter()
+                    for await sky in await Self.satelliteViews(of: location) {
+                        guard let sky else { continue }
+                        var object: [UInt8] = []
                         writer.appendSKY(sky, device: device, newline: false, to: &object)
                         listener.publish(.sky(object))
                     }
@@ -88,6 +93,12 @@ package final class GPSDListenerService: SingletondService {
                 }
             }
         }
+    }
+
+    /// The manager's satellite view, now and after each change.
+    @RegistryActor
+    private static func satelliteViews(of location: LocationManager) -> Observations<SkyView?, Never> {
+        Observations { location.satellites }
     }
 
     /// The device path the listener reports for a command-line source: the file or device path, `stdin`, or a URL
