@@ -135,4 +135,24 @@ import Testing
             #expect(service.listener?.statistics.clients == 1)
         }
     }
+
+    @Test func requestsGetGpsdsRepliesAndBadOnesAnErrorOnAConnectionThatStaysUp() async throws {
+        try await Self.withService { _, port in
+            let client = try #require(StreamClient(port: port))
+            #expect(Self.object(await client.readLine())?["proto_major"]?.doubleValue == 3)
+            client.send("?VERSION;?DEVICES;\n?DEVICE;\n?FOO;\n?WATCH={\"enable\":true,\"device\":\"/dev/other\"}\n")
+            client.send("?WATCH={\"enable\":true,\"nmea\":true,\"pps\":true}\n?POLL;\n")
+            let replies = await blocking { (0..<8).compactMap { _ in Self.object(client.readLineNow(timeout: 60)) } }
+            #expect(
+                replies.map { $0["class"]?.stringValue ?? "" }
+                    == ["VERSION", "DEVICES", "DEVICE", "ERROR", "ERROR", "DEVICES", "WATCH", "POLL"])
+            #expect(replies[2]["activated"]?.doubleValue == 0, "no source is open")
+            #expect(replies[3]["message"]?.stringValue == "Unrecognized request '?FOO;'")
+            #expect(replies[4]["message"]?.stringValue == "Do not know device /dev/other")
+            #expect(replies[6]["nmea"]?.boolValue == true && replies[6]["pps"]?.boolValue == true)
+            #expect(replies[6]["json"]?.boolValue == false, "nmea asked for, json not: as gpsd, no JSON reports")
+            #expect(replies[7]["active"]?.doubleValue == 0)
+            #expect(replies[7]["tpv"]?.arrayValue?.isEmpty == true)
+        }
+    }
 }
