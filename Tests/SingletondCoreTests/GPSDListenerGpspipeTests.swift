@@ -112,4 +112,36 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }
+
+    /// `gpspipe -r`: it asks for `"nmea":true` and prints what comes. Once it watches, the test writes the log to the
+    /// daemon's FIFO: the sentences gpspipe prints are the log's, byte for byte and in order.
+    @Test func gpspipeReadsTheRawSentences() async throws {
+        let gpspipe = try Self.tool("gpspipe")
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try HeldFIFO(directory.file("nmea"))
+        defer { source.close() }
+        let port = try freePort()
+        let daemon = try SingletondProcess([
+            "--nmea", source.path, "--listen", "\(port)", "--control", directory.file("c.sock"),
+            "--output", "/dev/null", "--log-level", "debug",
+        ])
+        defer { daemon.kill() }
+        #expect(await daemon.stderr.line(containing: "ready:", timeout: 60) != nil, "\(daemon.stderr.history)")
+        let pipe = try ChildProcess(gpspipe, ["-r", "-n", "33", "127.0.0.1:\(port)"], stdout: .pipe)
+        defer { pipe.kill() }
+        #expect(await daemon.stderr.line(containing: "gpsd: client 1 watches", timeout: 60) != nil)
+        let log = try Data(contentsOf: URL(fileURLWithPath: Self.fixture))
+        try writeAll(source.fd, log)
+        let lines = await pipe.stdout.rest(timeout: 60)
+        #expect(await pipe.wait() == .exited(0))
+
+        let sentences = lines.filter { !$0.hasPrefix("{") }.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        let expected = String(decoding: log, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .filter { $0.hasPrefix("$") || $0.hasPrefix("!") }.map(String.init)
+        #expect(sentences.count == 30, "gpspipe printed \(lines)")
+        #expect(sentences == Array(expected.prefix(sentences.count)), "gpspipe printed \(sentences)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+    }
 }

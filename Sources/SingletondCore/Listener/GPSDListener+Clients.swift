@@ -67,10 +67,11 @@ extension GPSDListener {
                 if error.code != EAGAIN, error.code != EWOULDBLOCK { client.closeReason = "" }
                 return nil
             case .success(let count):
-                let wasWatching = client.policy.wantsReports
+                let wasWatching = client.policy.wantsReports || client.policy.wantsSentences
                 receive(buffer[0..<count], client: &client, state: &state, now: now)
-                guard wasWatching != client.policy.wantsReports else { return nil }
-                return client.policy.wantsReports ? "watches" : "stops watching"
+                let watching = client.policy.wantsReports || client.policy.wantsSentences
+                guard wasWatching != watching else { return nil }
+                return watching ? "watches" : "stops watching"
             }
         }
         if let watching { logger.debug("gpsd: client \(id) \(watching)") }

@@ -100,13 +100,15 @@ package final class GPSDListener: Sendable {
     package func publish(_ report: GPSDListenerReport) {
         var line = report.object
         let logLines = state.withLock { state -> [String] in
+            var sentence = false
             switch report {
             case .tpv(let object): state.latestTPV = object
             case .sky(let object): state.latestSKY = object
+            case .nmea: sentence = true
             }
             line.append(0x0D)
             line.append(0x0A)
-            return broadcast(line, state: &state)
+            return broadcast(line, state: &state, sentence: sentence)
         }
         for text in logLines { logger.notice(text) }
         wake()
@@ -134,11 +136,13 @@ package final class GPSDListener: Sendable {
         }
     }
 
-    /// Queues `line` for every watcher; returns the log lines about slow clients.
-    private func broadcast(_ line: [UInt8], state: inout State) -> [String] {
+    /// Queues `line` for every watcher of JSON reports, or of raw sentences when `sentence` is set; returns the log
+    /// lines about slow clients.
+    private func broadcast(_ line: [UInt8], state: inout State, sentence: Bool = false) -> [String] {
         var logLines: [String] = []
         let now = timeline.now
-        for id in Array(state.clients.keys) where state.clients[id]!.policy.wantsReports {
+        for id in Array(state.clients.keys)
+        where sentence ? state.clients[id]!.policy.wantsSentences : state.clients[id]!.policy.wantsReports {
             let dropped = state.clients[id]!.enqueue(line, limit: limits.maximumQueuedBytes)
             guard dropped > 0 else { continue }
             state.droppedReports += dropped

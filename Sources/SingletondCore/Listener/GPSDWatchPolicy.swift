@@ -4,7 +4,7 @@ package struct GPSDWatchPolicy: Sendable, Hashable {
     package var enable = false
     /// Whether reports come as JSON objects (`json`).
     package var json = false
-    /// Whether raw NMEA was asked for (`nmea`); echoed, not sent (see Documentation/Singletond.md).
+    /// Whether the client gets the source's raw NMEA sentences (`nmea`).
     package var nmea = false
     /// gpsd's raw level (`raw`); echoed, never acted on.
     package var raw = 0
@@ -35,6 +35,9 @@ package struct GPSDWatchPolicy: Sendable, Hashable {
 
     /// Whether the client gets the JSON reports (TPV, SKY, DEVICE).
     package var wantsReports: Bool { enable && json }
+
+    /// Whether the client gets the raw NMEA sentences.
+    package var wantsSentences: Bool { enable && nmea }
 
     /// gpsd's `WATCH` reply for this policy.
     package var line: [UInt8] {

@@ -38,7 +38,7 @@ package final class GPSDListenerService: SingletondService {
         let location = await appSingletons.locationManager
         let feed = Self.feed(
             listener, from: location, updates: await location.updates(bufferSize: 256),
-            states: await location.stateChanges())
+            sentences: location.nmeaSentences(bufferSize: 1_024), states: await location.stateChanges())
         running.set((listener, feed))
         logger.info("gpsd listener on \(address), device \(devicePath)")
     }
@@ -51,10 +51,10 @@ package final class GPSDListenerService: SingletondService {
     }
 
     /// Starts the task feeding `listener`: its fixes from `updates`, the manager's satellite view as it changes,
-    /// and its device from `states`.
+    /// the source's raw NMEA `sentences`, and its device from `states`.
     private static func feed(
         _ listener: GPSDListener, from location: LocationManager, updates: LocationUpdates,
-        states: AsyncStream<LocationState>
+        sentences: AsyncStream<[UInt8]>, states: AsyncStream<LocationState>
     ) -> Task<Void, Never> {
         let device = listener.devicePath
         return Task {
@@ -80,6 +80,9 @@ package final class GPSDListenerService: SingletondService {
                         writer.appendSKY(sky, device: device, newline: false, to: &object)
                         listener.publish(.sky(object))
                     }
+                }
+                group.addTask {
+                    for await sentence in sentences { listener.publish(.nmea(sentence)) }
                 }
                 group.addTask {
                     for await state in states {
