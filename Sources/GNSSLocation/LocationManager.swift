@@ -61,6 +61,8 @@ open class LocationManager: ManagedSingleton {
     private static let lastFixPath = \LocationManager.lastFix
     @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
+    /// The subscribers of ``nmeaSentences(bufferSize:)``, fed by the session off the actor.
+    nonisolated let sentences = NMEASentenceFanOut()
     @ObservationIgnored private var session: Task<Void, Never>?
     @ObservationIgnored private var staleWatch: Task<Void, Never>?
     /// Whether a staleness timer is pending (only while the state is fixed).
@@ -115,6 +117,16 @@ open class LocationManager: ManagedSingleton {
     /// (drops the sequence, or its task is cancelled) is removed.
     public func updates(bufferSize: Int = 64) -> LocationUpdates {
         LocationUpdates(subscription: fixes.subscribe(capacity: bufferSize))
+    }
+
+    /// A fresh stream of the raw sentences of an NMEA source from now on, from `$` or `!` to the checksum, without
+    /// the line end, keeping at most `bufferSize` unread: a slow subscriber loses its oldest, and never holds up the
+    /// source. A gpsd source gives none (its JSON is decoded, not passed on).
+    ///
+    /// Sentences go out as they are read, before their fixes are decoded: on a paced replay they run ahead of the
+    /// fixes by up to one read (4 KiB). The stream ends when the subscriber stops iterating.
+    public nonisolated func nmeaSentences(bufferSize: Int = 256) -> AsyncStream<[UInt8]> {
+        sentences.subscribe(bufferSize: bufferSize)
     }
 
     /// The number of live ``updates(bufferSize:)`` subscribers.

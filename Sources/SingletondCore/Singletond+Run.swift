@@ -15,8 +15,8 @@ extension Singletond {
     /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
     /// The parts are services of a ``SingletondServiceGroup``, started in this order and shut down in reverse: the
-    /// output, the control socket (bound), the registry's managers with the position source, and the socket's
-    /// serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
+    /// output, the control socket (bound), the registry's managers with the position source, the gpsd-protocol
+    /// listener when `--listen` asks for one, and the socket's serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
     /// them: run it through ``runProcess(_:)``.
     package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
@@ -37,31 +37,37 @@ extension Singletond {
                 System.exitImmediately(1)
             }
         }
-        let source = locationSource(for: options.source)
+        let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)
         let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
         let registry = RegistryService(
             source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
             notify: notify, logger: logger, signals: signals)
+        let listener = options.listen.map {
+            GPSDListenerService(
+                address: $0, devicePath: GPSDListenerService.devicePath(for: options.source), logger: logger)
+        }
         let serving = ControlServingService(
             control: control,
             responder: { server in
                 ControlResponder(
                     source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
-                    server: server)
+                    server: server, listener: listener)
             },
             readyLine: "singletond \(version) ready: \(source), control socket \(control.path), "
                 + "output \(options.output == "-" ? "standard output" : options.output)",
             environment: environment, notify: notify, logger: logger)
-        let group = SingletondServiceGroup([output, control, registry, serving], logger: logger)
+        let services: [any SingletondService] = [output, control, registry] + (listener.map { [$0] } ?? []) + [serving]
+        let group = SingletondServiceGroup(services, logger: logger)
         let status = await group.run(
             terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })
         firstSignal.cancel()
         return status
     }
 
-    /// The registry's source for a command-line source.
-    package static func locationSource(for option: SourceOption) -> LocationSource {
+    /// The registry's source for a command-line source; an NMEA file is paced by its timestamps at `replaySpeed`
+    /// when one is given.
+    package static func locationSource(for option: SourceOption, replaySpeed: Double? = nil) -> LocationSource {
         switch option {
         case .demo:
             .nmeaReplay(name: DemoTrack.name, bytes: DemoTrack.nmea(), pacing: .timestamps(speed: 1), loops: true)
@@ -74,7 +80,9 @@ extension Singletond {
         case .nmea(let path, let baud?):
             .nmeaSerial(path: path, baud: baud)
         case .nmea(let path, nil):
-            isTerminal(path) ? .nmeaSerial(path: path, baud: 9_600) : .nmeaFile(path: path)
+            isTerminal(path)
+                ? .nmeaSerial(path: path, baud: 9_600)
+                : .nmeaFile(path: path, pacing: replaySpeed.map { .timestamps(speed: $0) } ?? .asFastAsPossible)
         }
     }
 

@@ -56,6 +56,11 @@ import Testing
         #expect(try run([]).stopTimeout == .milliseconds(1_800))
         #expect(try run(["--output", "-"]).output == "-")
         #expect(try run(["--output=fixes.json"]).output == "fixes.json")
+        #expect(try run([]).listen == nil, "the gpsd listener is off unless asked for")
+        #expect(try run(["--nmea", "log", "--listen", "2947"]).listen == ListenAddress(port: 2947))
+        #expect(try run(["--listen=0.0.0.0:2948"]).listen == ListenAddress(octets: [0, 0, 0, 0], port: 2948))
+        #expect(try run(["--nmea", "log", "--replay-speed", "10"]).replaySpeed == 10)
+        #expect(try run(["--nmea", "log"]).replaySpeed == nil)
     }
 
     @Test func clientCommands() throws {
@@ -115,6 +120,12 @@ import Testing
         (["watch", "--follow"], "unknown option '--follow' for watch"),
         (["help", "x"], "unexpected argument 'x'"),
         (["--demo=yes"], "--demo takes no value"),
+        (["--listen"], "--listen needs a value"),
+        (["--nmea", "log", "--replay-speed", "0"], "is not a speed between 0 and 1000"),
+        (["--nmea", "-", "--replay-speed", "1"], "--replay-speed only goes with --nmea FILE"),
+        (["--demo", "--replay-speed", "1"], "--replay-speed only goes with --nmea FILE"),
+        (["--listen", "gps.local:2947"], "--listen: 'gps.local:2947' is not [HOST:]PORT"),
+        (["--listen", "2947", "--listen", "2948"], "--listen given twice"),
     ])
     func wrongCommandLinesAreUsageErrors(arguments: [String], expected: String) {
         let message = usageError(arguments)

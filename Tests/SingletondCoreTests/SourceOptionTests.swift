@@ -10,6 +10,9 @@ import Testing
         #expect(
             Singletond.locationSource(for: .nmea(path: "/dev/urandom", baud: nil)) == .nmeaFile(path: "/dev/urandom"))
         #expect(Singletond.locationSource(for: .nmea(path: "/dev/null", baud: nil)) == .nmeaFile(path: "/dev/null"))
+        #expect(
+            Singletond.locationSource(for: .nmea(path: "/dev/null", baud: nil), replaySpeed: 2)
+                == .nmeaFile(path: "/dev/null", pacing: .timestamps(speed: 2)))
     }
 
     @Test func aTerminalIsASerialReceiverAt9600Baud() throws {

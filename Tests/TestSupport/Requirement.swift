@@ -29,6 +29,28 @@ public struct Requirement: Sendable {
         tool($0, package: "gpsd gpsd-clients")
     }
 
+    /// Debian's `python3-gps`: the `gps` module of the system's Python, as `/usr/bin/python3 -c 'import gps'` finds
+    /// it (a Python on the `PATH`, a pyenv one, may not have it).
+    public static let pythonGPS = Requirement(
+        description: "python3-gps (/usr/bin/python3 -c 'import gps')", remedy: "apt-get install python3-gps"
+    ) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import gps"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// tmux, to run a curses client (`cgps`) on a screen a test reads with `capture-pane`.
+    public static let tmux = tool("tmux", package: "tmux")
+
+    /// `cgps`, gpsd's curses client.
+    public static let cgps = tool("cgps", package: "gpsd-clients")
+
     /// Root, for tests that hand a file to another user (`nobody`) to play a hostile co-tenant.
     public static let root = Requirement(description: "root", remedy: "run the tests as root, as CI does") {
         geteuid() == 0

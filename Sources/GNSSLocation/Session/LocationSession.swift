@@ -121,6 +121,8 @@ struct LocationSession: Sendable {
     private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> (delivered: Bool, end: SourceEnd) {
         var decoder = StreamDecoder(for: source)
         var pacer = source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) }
+        var splitter: NMEASentenceSplitter? = if case .gpsd = source { nil } else { NMEASentenceSplitter() }
+        let sentences = manager.sentences
         // The last problem of this connection since its last fix: a connection that ends after garbage names it.
         var problem: String?
         var delivered = false
@@ -130,10 +132,21 @@ struct LocationSession: Sendable {
             switch event {
             case .data(let bytes):
                 do {
-                    for output in try decoder.decode(bytes) {
-                        problem = output.problemAfter(problem)
-                        delivered = delivered || output.isReport
-                        try await deliver(output, pacer: &pacer)
+                    // Line by line while sentences have subscribers, or may get one during a paced replay: each
+                    // sentence goes out just before the fixes it completes.
+                    if var lines = splitter, pacer != nil || sentences.hasSubscribers {
+                        for piece in NMEASentenceSplitter.lines(of: bytes[...]) {
+                            if sentences.hasSubscribers {
+                                lines.feed(piece) { sentences.send($0) }
+                            } else {
+                                lines.reset()
+                            }
+                            try await decodeAndDeliver(Array(piece), &decoder, &pacer, &problem, &delivered)
+                        }
+                        splitter = lines
+                    } else {
+                        splitter?.reset()
+                        try await decodeAndDeliver(bytes, &decoder, &pacer, &problem, &delivered)
                     }
                 } catch let error as GPSDProtocolError {
                     return (delivered, .failure(error.description))
@@ -155,12 +168,27 @@ struct LocationSession: Sendable {
         return (delivered, .endOfData("stopped"))
     }
 
+    /// Decodes `bytes` and delivers what they complete, noting the connection's last problem and whether it
+    /// delivered a report.
+    private func decodeAndDeliver(
+        _ bytes: [UInt8], _ decoder: inout StreamDecoder, _ pacer: inout ReplayPacer?, _ problem: inout String?,
+        _ delivered: inout Bool
+    ) async throws {
+        for output in try decoder.decode(bytes) {
+            problem = output.problemAfter(problem)
+            delivered = delivered || output.isReport
+            try await deliver(output, pacer: &pacer)
+        }
+    }
+
     /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.
     private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
         var pacer: ReplayPacer? =
             if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed, timeline: timeline) } else { nil }
         var shift: Int64?
         var lastTime: Int64?
+        var splitter = NMEASentenceSplitter()
+        let sentences = manager.sentences
         repeat {
             var decoder = NMEADecoder(device: source.description)
             var outputs: [StreamDecoder.Output] = []
@@ -168,19 +196,31 @@ struct LocationSession: Sendable {
             var offset = 0
             while offset < bytes.count, !Task.isCancelled {
                 let end = min(bytes.count, offset + 4_096)
-                decoder.feed(bytes[offset..<end]) { outputs.append(StreamDecoder.Output($0)) }
-                offset = end
-                if offset == bytes.count { decoder.finish { outputs.append(StreamDecoder.Output($0)) } }
-                for var output in outputs {
-                    if loops, let time = output.time {
-                        if firstTimeOfPass == nil { firstTimeOfPass = time }
-                        if shift == nil { shift = Self.wallClockMilliseconds() - time }
-                        output.shiftTime(by: shift ?? 0)
-                        lastTime = output.time
+                // Line by line: each sentence goes out, to whoever subscribes by then, just before the fixes it
+                // completes.
+                let pieces = NMEASentenceSplitter.lines(of: bytes[offset..<end])
+                for (index, piece) in pieces.enumerated() {
+                    if sentences.hasSubscribers {
+                        splitter.feed(piece) { sentences.send($0) }
+                    } else {
+                        splitter.reset()
                     }
-                    do { try await deliver(output, pacer: &pacer) } catch { return .endOfData("stopped") }
+                    decoder.feed(piece) { outputs.append(StreamDecoder.Output($0)) }
+                    if end == bytes.count, index == pieces.count - 1 {
+                        decoder.finish { outputs.append(StreamDecoder.Output($0)) }
+                    }
+                    for var output in outputs {
+                        if loops, let time = output.time {
+                            if firstTimeOfPass == nil { firstTimeOfPass = time }
+                            if shift == nil { shift = Self.wallClockMilliseconds() - time }
+                            output.shiftTime(by: shift ?? 0)
+                            lastTime = output.time
+                        }
+                        do { try await deliver(output, pacer: &pacer) } catch { return .endOfData("stopped") }
+                    }
+                    outputs.removeAll(keepingCapacity: true)
                 }
-                outputs.removeAll(keepingCapacity: true)
+                offset = end
             }
             if let lastTime, let firstTimeOfPass {
                 // The next pass starts one cycle after this one ended.

@@ -99,6 +99,18 @@ package enum CommandLineParser {
                 baud = rate
             case "--control":
                 options.control = try value(for: name, inline: inline)
+            case "--replay-speed":
+                let text = try value(for: name, inline: inline)
+                guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1_000 else {
+                    throw UsageError("--replay-speed: '\(text)' is not a speed between 0 and 1000")
+                }
+                options.replaySpeed = speed
+            case "--listen":
+                let text = try value(for: name, inline: inline)
+                guard let address = ListenAddress(parsing: text) else {
+                    throw UsageError("--listen: '\(text)' is not [HOST:]PORT with an IPv4 HOST and a port 1-65535")
+                }
+                options.listen = address
             case "--output":
                 options.output = try value(for: name, inline: inline)
             case "--log-level":
@@ -128,6 +140,11 @@ package enum CommandLineParser {
             throw UsageError("--baud only goes with --nmea PATH")
         }
         options.source = source ?? .demo
+        if options.replaySpeed != nil {
+            guard case .nmea(let path, nil) = options.source, path != "-" else {
+                throw UsageError("--replay-speed only goes with --nmea FILE")
+            }
+        }
         return options
     }
 

@@ -13,6 +13,11 @@ package struct RunOptions: Sendable, Hashable {
     package var source: SourceOption
     /// The control socket's path; `nil` means the default (``ControlPath/defaultPath(environment:userID:)``).
     package var control: String?
+    /// How fast an NMEA file is replayed, paced by its fixes' timestamps (1 is real time); `nil` reads it as fast as
+    /// it decodes.
+    package var replaySpeed: Double?
+    /// Where the gpsd-protocol listener binds; `nil` (the default) runs none.
+    package var listen: ListenAddress?
     /// Where TPV lines go: a file path, or `-` for standard output.
     package var output: String
     /// The least severe log level written to standard error.
@@ -24,11 +29,13 @@ package struct RunOptions: Sendable, Hashable {
 
     /// Creates options; the defaults are those of `singletond` with no arguments.
     package init(
-        source: SourceOption = .demo, control: String? = nil, output: String = "-", logLevel: LogLevel = .info,
+        source: SourceOption = .demo, control: String? = nil, listen: ListenAddress? = nil, output: String = "-",
+        logLevel: LogLevel = .info,
         surveySeconds: Double = RunOptions.defaultSurveySeconds, stopTimeout: Duration = RunOptions.defaultStopTimeout
     ) {
         self.source = source
         self.control = control
+        self.listen = listen
         self.output = output
         self.logLevel = logLevel
         self.surveySeconds = surveySeconds

@@ -18,10 +18,13 @@ package enum Usage {
                                   device is one anyway, at 9600 without --baud)
           --nmea-tcp HOST:PORT    NMEA 0183 over TCP; reconnects when lost
           --demo                  the built-in demo track, replayed in real time and looped
+            --replay-speed N      (--nmea FILE) replay at N times the pace of its timestamps
 
         options:
           --control PATH          the control socket (default $XDG_RUNTIME_DIR/singletond.sock,
                                   else /tmp/singletond-$UID/singletond.sock)
+          --listen [HOST:]PORT    serve gpsd's JSON protocol on TCP (off unless given; HOST is an
+                                  IPv4 address, 127.0.0.1 when left out); gpspipe, cgps connect
           --output PATH|-         where TPV lines go (default - , standard output); SIGHUP reopens it
           --log-level LEVEL       trace, debug, info, notice, warning or error (default info)
           --survey-seconds N      the length of a survey asked for without one (default 60)

@@ -15,21 +15,28 @@ package struct ControlResponder: Sendable {
     /// Survey requests and refusals, counted per kind so that a client looping on them does not flood the log:
     /// the first is logged, then a count at most once a minute of the server's clock.
     private let surveyLog = SanitizerVisibleMutex(RepeatLimiter<String>())
+    /// The gpsd-protocol listener's service, for its counts in the status; `nil` without `--listen`.
+    package var listener: GPSDListenerService?
 
     /// Creates a responder.
-    package init(source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer) {
+    package init(
+        source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer,
+        listener: GPSDListenerService? = nil
+    ) {
         self.source = source
         self.defaultSurveySeconds = defaultSurveySeconds
         self.logger = logger
         self.server = server
+        self.listener = listener
     }
 
     /// Handles one request.
     package func respond(to request: ControlRequest, on connection: ControlConnection) async {
         switch request {
         case .status:
-            let report = await StatusReport.take(
+            var report = await StatusReport.take(
                 source: source, clients: (server.clientCount, server.watcherCount))
+            report.listener = listener?.listener?.statistics
             connection.send(report.jsonLine)
         case .fix:
             let fix = await appSingletons.locationManager.lastFix

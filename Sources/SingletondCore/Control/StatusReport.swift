@@ -18,6 +18,8 @@ package struct StatusReport: Sendable {
     package var taskState: LongTaskState
     /// The number of control clients and of watchers.
     package var clients: (connected: Int, watching: Int)
+    /// The gpsd-protocol listener's clients and dropped reports, when it runs.
+    package var listener: GPSDListenerStatistics?
 
     /// Reads the registry.
     @RegistryActor
@@ -64,6 +66,13 @@ package struct StatusReport: Sendable {
         writer.object("clients") { object in
             object.int("connected", clients.connected)
             object.int("watching", clients.watching)
+        }
+        if let listener {
+            writer.object("gpsd") { object in
+                object.int("connected", listener.clients)
+                object.int("watching", listener.watching)
+                object.int("droppedReports", listener.droppedReports)
+            }
         }
         return writer.finish()
     }

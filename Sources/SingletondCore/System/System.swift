@@ -161,6 +161,12 @@ enum System {
         _ = setsockopt(fd, SOL_SOCKET, name, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// `setsockopt(2)` of an integer socket option (`SO_REUSEADDR`), ignoring failure: the socket works without it.
+    static func setOption(_ fd: Int32, level: Int32, name: Int32, _ value: Int32) {
+        var value = value
+        _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// The user ID of the process at the other end of the connected Unix socket `fd` (`getsockopt(2)`,
     /// `SO_PEERCRED`), or `nil` when the kernel does not say.
     static func peerUserID(_ fd: Int32) -> UInt32? {

@@ -3,7 +3,8 @@ import SingletonRegistry
 import Synchronization
 import TestSupport
 
-/// A test's connection to a control socket: sends lines and reads lines with a bound on the wait.
+/// A test's connection to a control socket or to the gpsd listener: sends lines and reads lines with a bound on the
+/// wait.
 ///
 /// The bound only catches a hang (60 s unless a test names one): a test waits for the line, never for a duration,
 /// and a loaded machine that delays a reply by seconds must not fail it.
@@ -23,6 +24,28 @@ final class StreamClient: Sendable {
         let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        guard rc == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    /// Connects to TCP `port` on 127.0.0.1 (the gpsd listener); `nil` when nothing listens there. A
+    /// `receiveBuffer` in bytes makes the kernel hold little for a client that does not read.
+    init?(port: UInt16, receiveBuffer: Int32? = nil) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0 else {
             close(fd)

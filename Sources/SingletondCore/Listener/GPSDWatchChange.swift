@@ -1,0 +1,57 @@
+import GNSSProtocol
+
+/// The members of one `?WATCH={...}` request: what the client asks to change in its streaming policy. A member left
+/// out keeps its value.
+package struct GPSDWatchChange: Sendable, Hashable {
+    /// `enable`: start or stop streaming.
+    package var enable: Bool?
+    /// `json`: reports as JSON objects.
+    package var json: Bool?
+    /// `nmea`: raw NMEA sentences (where the source is NMEA).
+    package var nmea: Bool?
+    /// `raw`: gpsd's raw level, 0 to 2; accepted and echoed, never acted on.
+    package var raw: Int?
+    /// `scaled`: accepted and echoed, never acted on.
+    package var scaled: Bool?
+    /// `timing`: accepted and echoed, never acted on.
+    package var timing: Bool?
+    /// `split24`: accepted and echoed, never acted on.
+    package var split24: Bool?
+    /// `pps`: accepted and echoed, never acted on.
+    package var pps: Bool?
+    /// `device`: the one device to watch; this daemon has one.
+    package var device: String?
+
+    /// A request that changes nothing (`?WATCH;`).
+    package init() {}
+
+    /// Reads the object of `?WATCH=`; members of another type than gpsd's are an error, unknown members are
+    /// ignored, as gpsd ignores them.
+    package init(parsing object: ArraySlice<UInt8>) throws(GPSDWatchChangeError) {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONValue(parsing: object, maximumDepth: 4)
+        } catch {
+            throw GPSDWatchChangeError(message: "\(error)")
+        }
+        guard case .object(let members) = value else { throw GPSDWatchChangeError(message: "not a JSON object") }
+        for member in members {
+            switch (member.key, member.value) {
+            case ("enable", .bool(let flag)): enable = flag
+            case ("json", .bool(let flag)): json = flag
+            case ("nmea", .bool(let flag)): nmea = flag
+            case ("scaled", .bool(let flag)): scaled = flag
+            case ("timing", .bool(let flag)): timing = flag
+            case ("split24", .bool(let flag)): split24 = flag
+            case ("pps", .bool(let flag)): pps = flag
+            case ("raw", .number(let level)) where level >= 0 && level <= 2 && level.rounded() == level:
+                raw = Int(level)
+            case ("device", .string(let path)): device = path
+            case ("enable", _), ("json", _), ("nmea", _), ("scaled", _), ("timing", _), ("split24", _), ("pps", _),
+                ("raw", _), ("device", _):
+                throw GPSDWatchChangeError(message: "bad value of \(member.key)")
+            default: continue
+            }
+        }
+    }
+}

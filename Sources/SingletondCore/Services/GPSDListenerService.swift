@@ -1,0 +1,118 @@
+import GNSSLocation
+import GNSSProtocol
+import Observation
+import SingletonRegistry
+
+/// The gpsd-protocol listener (`--listen`): bound and serving once the registry's managers run, fed from
+/// `appSingletons.locationManager` (a TPV per fix, a SKY when the satellite view changes, a DEVICE when the source
+/// comes and goes), and closed with its clients before the registry stops.
+package final class GPSDListenerService: SingletondService {
+    private let address: ListenAddress
+    private let devicePath: String
+    private let limits: GPSDListenerLimits
+    private let logger: LogWriter
+    private let running = StartedValue<(listener: GPSDListener, feed: Task<Void, Never>)>("the gpsd listener")
+
+    package init(
+        address: ListenAddress, devicePath: String, limits: GPSDListenerLimits = GPSDListenerLimits(),
+        logger: LogWriter
+    ) {
+        self.address = address
+        self.devicePath = devicePath
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// The listener; `nil` before ``start()``.
+    package var listener: GPSDListener? { running.ifStarted?.listener }
+
+    package func start() async throws(SingletondStartError) {
+        let listener = try GPSDListener.bind(
+            address, devicePath: devicePath, limits: limits, logger: logger, clock: await appSingletons.clock)
+        do throws(Errno) {
+            try listener.start()
+        } catch {
+            await listener.stop()
+            throw SingletondStartError("gpsd listener: cannot start its thread: \(error)")
+        }
+        let location = await appSingletons.locationManager
+        let feed = Self.feed(
+            listener, from: location, updates: await location.updates(bufferSize: 256),
+            sentences: location.nmeaSentences(bufferSize: 1_024), states: await location.stateChanges())
+        running.set((listener, feed))
+        logger.info("gpsd listener on \(address), device \(devicePath)")
+    }
+
+    package func shutdown() async {
+        guard let (listener, feed) = running.ifStarted else { return }
+        feed.cancel()
+        await feed.value
+        await listener.stop()
+    }
+
+    /// Starts the task feeding `listener`: its fixes from `updates`, the manager's satellite view as it changes,
+    /// the source's raw NMEA `sentences`, and its device from `states`.
+    private static func feed(
+        _ listener: GPSDListener, from location: LocationManager, updates: LocationUpdates,
+        sentences: AsyncStream<[UInt8]>, states: AsyncStream<LocationState>
+    ) -> Task<Void, Never> {
+        let device = listener.devicePath
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var writer = GPSDReportWriter()
+                    for await update in updates {
+                        // A fix means the source is active: its DEVICE goes out before the first TPV, whichever
+                        // stream, this one or the states, is read first.
+                        listener.setDevice(activated: System.wallClockMilliseconds())
+                        var object: [UInt8] = []
+                        writer.appendTPV(update.fix, device: device, newline: false, to: &object)
+                        listener.publish(.tpv(object))
+                    }
+                }
+                group.addTask {
+                    // The satellite view as it changes, with or without a fix (a receiver still searching reports
+                    // its sky); changes that come faster than this task reads are merged into the latest.
+                    var writer = GPSDReportWriter()
+                    for await sky in await Self.satelliteViews(of: location) {
+                        guard let sky else { continue }
+                        var object: [UInt8] = []
+                        writer.appendSKY(sky, device: device, newline: false, to: &object)
+                        listener.publish(.sky(object))
+                    }
+                }
+                group.addTask {
+                    for await sentence in sentences { listener.publish(.nmea(sentence)) }
+                }
+                group.addTask {
+                    for await state in states {
+                        switch state {
+                        case .waitingForFix, .fixed, .stale:
+                            listener.setDevice(activated: System.wallClockMilliseconds())
+                        case .idle, .connecting, .reconnecting, .failed:
+                            listener.setDevice(activated: nil)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The manager's satellite view, now and after each change.
+    @RegistryActor
+    private static func satelliteViews(of location: LocationManager) -> Observations<SkyView?, Never> {
+        Observations { location.satellites }
+    }
+
+    /// The device path the listener reports for a command-line source: the file or device path, `stdin`, or a URL
+    /// of the peer (`gpsd://HOST:PORT`, `tcp://HOST:PORT`); `demo` for the built-in track.
+    package static func devicePath(for source: SourceOption) -> String {
+        switch source {
+        case .demo: "demo"
+        case .nmea("-", _): "stdin"
+        case .nmea(let path, _): path
+        case .gpsd(let host, let port): "gpsd://\(host):\(port)"
+        case .nmeaTCP(let host, let port): "tcp://\(host):\(port)"
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import GNSSLocation
+import GNSSLocationTesting
+import GNSSProtocol
+import SingletonRegistry
+import SingletonRegistryTesting
+import SingletondCore
+import TestSupport
+import Testing
+
+/// The gpsd listener's service in-process, fed by a scripted location manager installed as a user's test would:
+/// what a watcher gets, in order, and what a client that does not read costs.
+@Suite(.timeLimit(.minutes(2))) struct GPSDListenerServiceTests {
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false)
+
+    /// `count` fixes a second apart from 2026-01-01, each a little further north.
+    static func fixes(_ count: Int) -> [Fix] {
+        (0..<count).map { index in
+            Fix(
+                mode: .threeD, time: GNSSTime(millisecondsSince1970: 1_767_225_600_000 + Int64(index) * 1_000),
+                latitude: 47.5 + Double(index) * 1e-6, longitude: 8.5)
+        }
+    }
+
+    /// A line as a JSON object, gpsd's `\r` dropped.
+    static func object(_ line: String?) -> JSONValue? {
+        guard let line, line.hasSuffix("\r") else { return nil }
+        return try? JSONValue(parsing: String(line.dropLast()))
+    }
+
+    /// Starts the service on a free port; `body` runs with it and the port, and the service is shut down after.
+    static func withService(
+        limits: GPSDListenerLimits = GPSDListenerLimits(), _ body: (GPSDListenerService, UInt16) async throws -> Void
+    ) async throws {
+        let port = try freePort()
+        let service = GPSDListenerService(
+            address: ListenAddress(port: port), devicePath: "/dev/scripted", limits: limits, logger: logger)
+        try await service.start()
+        do {
+            try await body(service, port)
+        } catch {
+            await service.shutdown()
+            throw error
+        }
+        await service.shutdown()
+    }
+
+    @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: GPSDListenerServiceTests.fixes(20)) })
+    func aWatcherGetsTheDeviceEveryFixAndTheSatellites() async throws {
+        try await Self.withService { _, port in
+            let client = try #require(StreamClient(port: port))
+            #expect(Self.object(await client.readLine())?["class"]?.stringValue == "VERSION")
+            client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+            let devices = Self.object(await client.readLine())
+            #expect(devices?["class"]?.stringValue == "DEVICES")
+            #expect(devices?["devices"]?.arrayValue?.isEmpty == true, "no source is open yet")
+            #expect(Self.object(await client.readLine())?["enable"]?.boolValue == true)
+
+            let manager = await appSingletons.locationManager
+            await manager.deliver(SkyView(satellites: [Satellite(prn: 5, elevation: 40, used: true)], hdop: 0.9))
+            try await manager.start(.nmeaFile(path: "/dev/scripted"))
+            var device: JSONValue?
+            var times: [String] = []
+            var skies = 0
+            while times.count < 20, let line = Self.object(await client.readLine()) {
+                switch line["class"]?.stringValue {
+                case "DEVICE":
+                    #expect(device == nil && times.isEmpty, "one DEVICE, before the first TPV")
+                    device = line
+                case "TPV": times.append(line["time"]?.stringValue ?? "")
+                case "SKY": skies += 1
+                default: Issue.record("unexpected \(line)")
+                }
+            }
+            #expect(device?["path"]?.stringValue == "/dev/scripted")
+            #expect(device?["activated"]?.stringValue != nil)
+            #expect(times == Self.fixes(20).map { fix in fix.time.map { String(describing: $0) } ?? "" })
+            #expect(skies == 1, "one SKY: the view did not change")
+
+            client.send("?POLL;\n")
+            let poll = try #require(Self.object(await client.readLine(containing: "POLL")))
+            #expect(poll["active"]?.doubleValue == 1)
+            #expect(poll["tpv"]?.arrayValue?.first?["time"]?.stringValue == times.last)
+            #expect(poll["sky"]?.arrayValue?.first?["uSat"]?.doubleValue == 1)
+
+            await manager.shutdown()
+            let gone = Self.object(await client.readLine(containing: "DEVICE"))
+            #expect(gone?["activated"]?.doubleValue == 0, "the source went")
+        }
+    }
+
+    @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: GPSDListenerServiceTests.fixes(20_000)) })
+    func aClientThatDoesNotReadLosesItsOldestReportsAndIsToldHowMany() async throws {
+        let limits = GPSDListenerLimits(maximumQueuedBytes: 8 * 1_024)
+        try await Self.withService(limits: limits) { service, port in
+            let slow = try #require(StreamClient(port: port, receiveBuffer: 4_096))
+            let reader = try #require(StreamClient(port: port))
+            for client in [slow, reader] {
+                client.send("?WATCH={\"enable\":true}\n")
+                #expect(await client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            }
+            let manager = await appSingletons.locationManager
+            try await manager.start(.nmeaFile(path: "/dev/scripted"))
+            // The reader gets the last fix: the slow client delays nobody.
+            let last = Self.fixes(20_000).last?.time.map { String(describing: $0) } ?? ""
+            #expect(await reader.readLine(containing: last) != nil)
+            let statistics = try #require(service.listener?.statistics)
+            #expect(statistics.droppedReports > 0)
+            #expect(statistics.clients == 2 && statistics.watching == 2)
+
+            // The slow client reads on: it is told how many reports it lost, and what it gets is in order.
+            let notice = try #require(await slow.readLine(containing: "reads too slowly"))
+            #expect(notice.contains("\"class\":\"ERROR\"") && notice.contains("singletond dropped"))
+            var previous = ""
+            var count = 0
+            while let line = Self.object(await slow.readLine()), count < 20_000 {
+                guard line["class"]?.stringValue == "TPV", let time = line["time"]?.stringValue else { continue }
+                #expect(time > previous)
+                previous = time
+                count += 1
+                if time == last { break }
+            }
+            #expect(previous == last, "the slow client catches up with the last fix")
+        }
+    }
+
+    @Test func aClientThatNeitherWatchesNorAsksIsClosedAndAWatcherStays() async throws {
+        try await Self.withService(limits: GPSDListenerLimits(idleTimeout: .milliseconds(300))) { service, port in
+            let watcher = try #require(StreamClient(port: port))
+            watcher.send("?WATCH={\"enable\":true}\n")
+            #expect(await watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            let idle = try #require(StreamClient(port: port))
+            #expect(await idle.readsToEnd(), "the idle client is closed")
+            watcher.send("?VERSION;\n")
+            #expect(await watcher.readLine(containing: "\"class\":\"VERSION\"") != nil, "the watcher stays")
+            #expect(service.listener?.statistics.clients == 1)
+        }
+    }
+
+    @Test func requestsGetGpsdsRepliesAndBadOnesAnErrorOnAConnectionThatStaysUp() async throws {
+        try await Self.withService { _, port in
+            let client = try #require(StreamClient(port: port))
+            #expect(Self.object(await client.readLine())?["proto_major"]?.doubleValue == 3)
+            client.send("?VERSION;?DEVICES;\n?DEVICE;\n?FOO;\n?WATCH={\"enable\":true,\"device\":\"/dev/other\"}\n")
+            client.send("?WATCH={\"enable\":true,\"nmea\":true,\"pps\":true}\n?POLL;\n")
+            let replies = await blocking { (0..<8).compactMap { _ in Self.object(client.readLineNow(timeout: 60)) } }
+            #expect(
+                replies.map { $0["class"]?.stringValue ?? "" }
+                    == ["VERSION", "DEVICES", "DEVICE", "ERROR", "ERROR", "DEVICES", "WATCH", "POLL"])
+            #expect(replies[2]["activated"]?.doubleValue == 0, "no source is open")
+            #expect(replies[3]["message"]?.stringValue == "Unrecognized request '?FOO;'")
+            #expect(replies[4]["message"]?.stringValue == "Do not know device /dev/other")
+            #expect(replies[6]["nmea"]?.boolValue == true && replies[6]["pps"]?.boolValue == true)
+            #expect(replies[6]["json"]?.boolValue == false, "nmea asked for, json not: as gpsd, no JSON reports")
+            #expect(replies[7]["active"]?.doubleValue == 0)
+            #expect(replies[7]["tpv"]?.arrayValue?.isEmpty == true)
+        }
+    }
+}
