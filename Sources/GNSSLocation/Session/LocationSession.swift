@@ -126,11 +126,17 @@ struct LocationSession: Sendable {
         // The last problem of this connection since its last fix: a connection that ends after garbage names it.
         var problem: String?
         var delivered = false
+        var throttle = GarbageThrottle()
         var iterator = events.makeAsyncIterator()
         while true {
             guard let event = await iterator.next() else { break }
             switch event {
             case .data(let bytes):
+                if let pause = throttle.pauseBefore(bytes.count) {
+                    do { try await timeline.sleep(for: pause) } catch { return (delivered, .endOfData("stopped")) }
+                }
+                var reported = false
+                defer { if reported { throttle.reportArrived() } }
                 do {
                     // Line by line while sentences have subscribers, or may get one during a paced replay: each
                     // sentence goes out just before the fixes it completes.
@@ -141,12 +147,14 @@ struct LocationSession: Sendable {
                             } else {
                                 lines.reset()
                             }
-                            try await decodeAndDeliver(Array(piece), &decoder, &pacer, &problem, &delivered)
+                            reported =
+                                try await decodeAndDeliver(Array(piece), &decoder, &pacer, &problem, &delivered)
+                                || reported
                         }
                         splitter = lines
                     } else {
                         splitter?.reset()
-                        try await decodeAndDeliver(bytes, &decoder, &pacer, &problem, &delivered)
+                        reported = try await decodeAndDeliver(bytes, &decoder, &pacer, &problem, &delivered)
                     }
                 } catch let error as GPSDProtocolError {
                     return (delivered, .failure(error.description))
@@ -169,16 +177,20 @@ struct LocationSession: Sendable {
     }
 
     /// Decodes `bytes` and delivers what they complete, noting the connection's last problem and whether it
-    /// delivered a report.
+    /// delivered a report; returns whether these bytes completed one.
+    @discardableResult
     private func decodeAndDeliver(
         _ bytes: [UInt8], _ decoder: inout StreamDecoder, _ pacer: inout ReplayPacer?, _ problem: inout String?,
         _ delivered: inout Bool
-    ) async throws {
+    ) async throws -> Bool {
+        var reported = false
         for output in try decoder.decode(bytes) {
             problem = output.problemAfter(problem)
             delivered = delivered || output.isReport
+            reported = reported || output.isReport
             try await deliver(output, pacer: &pacer)
         }
+        return reported
     }
 
     /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.
