@@ -41,9 +41,9 @@ package final class FixOutput: Sendable {
     ///
     /// A FIFO is opened without waiting for its reader: lines wait in it until one comes.
     ///
-    /// A symbolic link is followed only when it belongs to this process's user or to root, as the kernel's
-    /// `protected_symlinks` does in sticky directories: a link another user planted does not choose where a root
-    /// daemon writes.
+    /// A symbolic link, at the end of the path or in one of its directories, is followed only when it belongs to
+    /// this process's user or to root, as the kernel's `protected_symlinks` does in sticky directories (here in every
+    /// directory): a link another user planted does not choose where a root daemon writes (``OutputPath``).
     ///
     /// - Throws: ``OutputError`` naming the path and the reason.
     /// Losses are summarised in the time of `clock`: the registry's.
@@ -65,38 +65,7 @@ package final class FixOutput: Sendable {
         if path == "-" {
             state = SanitizerVisibleMutex(State(fd: 1, losses: losses))
         } else {
-            state = SanitizerVisibleMutex(State(fd: try Self.open(path), losses: losses))
-        }
-    }
-
-    private static func open(_ path: String) throws(OutputError) -> Int32 {
-        // A FIFO opened for writing blocks until a reader comes, before the daemon can log or take a signal. Opened
-        // for reading too, it never blocks: lines wait in the pipe for a reader, and then in the queue (at most
-        // ``maximumPendingBytes``, later ones dropped and counted) while the pipe is full.
-        func failure(_ error: Errno) -> OutputError { OutputError(path: path, reason: "\(error)") }
-        let isFIFO = (try? System.status(ofPath: path)).map { $0.st_mode & S_IFMT == S_IFIFO } ?? false
-        let flags = isFIFO ? O_RDWR | O_CLOEXEC : O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
-        do throws(Errno) {
-            return try System.open(path, flags | O_NOFOLLOW, mode: 0o640)
-        } catch {
-            guard error.code == ELOOP else { throw failure(error) }
-        }
-        let link: stat
-        do throws(Errno) {
-            link = try System.linkStatus(ofPath: path)
-        } catch {
-            throw failure(error)
-        }
-        guard link.st_uid == System.effectiveUserID() || link.st_uid == 0 else {
-            throw OutputError(
-                path: path,
-                reason: "it is a symbolic link owned by uid \(link.st_uid), neither this daemon's user nor root; "
-                    + "refusing to follow it")
-        }
-        do throws(Errno) {
-            return try System.open(path, flags, mode: 0o640)
-        } catch {
-            throw failure(error)
+            state = SanitizerVisibleMutex(State(fd: try OutputPath.open(path), losses: losses))
         }
     }
 
@@ -159,7 +128,7 @@ package final class FixOutput: Sendable {
         guard path != "-" else { return }
         queue.async {
             do {
-                let newFD = try Self.open(self.path)
+                let newFD = try OutputPath.open(self.path)
                 let oldFD = self.state.withLock { state in
                     defer { state.fd = newFD }
                     return state.fd

@@ -25,6 +25,18 @@ enum System {
         try retrying { Glibc.open(path, flags, mode) }
     }
 
+    /// `openat(2)`: `name` relative to the directory `directory` (a descriptor, possibly `O_PATH`); `mode` applies
+    /// when `flags` create the file.
+    static func open(relativeTo directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = 0) throws(Errno)
+        -> Int32
+    {
+        try retrying { openat(directory, name, flags, mode) }
+    }
+
+    /// `O_PATH`: a descriptor that only locates a file (a directory to walk from, a symbolic link itself), which
+    /// Glibc's module map leaves out without _GNU_SOURCE. Linux gives it the same value on every architecture.
+    static let pathOnly: Int32 = 0o10_000_000
+
     /// `close(2)`, once: the location code's call.
     static func close(_ fd: Int32) { GNSSLocation.System.close(fd) }
 
@@ -95,6 +107,25 @@ enum System {
         var info = stat()
         _ = try retrying { lstat(path, &info) }
         return info
+    }
+
+    /// `fstatat(2)` with `AT_SYMLINK_NOFOLLOW`: `name` in the directory `directory` itself, a link not followed.
+    static func linkStatus(relativeTo directory: Int32, _ name: String) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retrying { fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) }
+        return info
+    }
+
+    /// `readlinkat(2)`: the target of the symbolic link `name` in `directory` (an empty `name` reads the link that
+    /// `directory` itself is, opened with `O_PATH | O_NOFOLLOW`). A target longer than `PATH_MAX` is
+    /// `ENAMETOOLONG`.
+    static func readLink(relativeTo directory: Int32, _ name: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = try buffer.withUnsafeMutableBufferPointer { bytes throws(Errno) in
+            try retrying { readlinkat(directory, name, bytes.baseAddress!, bytes.count) }
+        }
+        guard count < buffer.count else { throw Errno(code: ENAMETOOLONG) }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `mkdir(2)`.
