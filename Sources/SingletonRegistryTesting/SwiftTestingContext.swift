@@ -12,9 +12,9 @@ enum SwiftTestingContext: SingletonTestContext {
         // The cases of a parameterised test run beside each other: each is a test of its own here. Swift Testing
         // gives a case no public identity, so the case's description (its arguments) stands for it.
         guard let testCase = Test.Case.current, testCase.isParameterized else {
-            return SingletonTestIdentity(id: "\(test.id)", name: name)
+            return SingletonTestIdentity(id: AnyHashable(test.id), name: name)
         }
-        return SingletonTestIdentity(id: "\(test.id) \(String(describing: testCase))", name: name)
+        return SingletonTestIdentity(id: AnyHashable([AnyHashable(test.id), AnyHashable("\(testCase)")]), name: name)
     }
 
     /// Records `message` against the running test.

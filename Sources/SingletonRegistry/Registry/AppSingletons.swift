@@ -117,14 +117,20 @@ public final class AppSingletons {
     /// container is made to hold its live value first.
     @usableFromInline
     func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
-        let container = acting
         let id = ObjectIdentifier(key)
-        if servesTests, let test = TestValues.context?.currentTest() {
-            // In a test: a replacement (the task's scopes', or one set process-wide), else the test's own value.
-            if let box = container.chainedReplacement(for: id) { return box }
-            let name = Self.accessorName(accessor, of: key)
-            return TestValues.box(of: key, for: test, in: SingletonScope.current, accessor: name)
+        if servesTests {
+            // In a test: a replacement or a value made for the test, in the task's scopes (found without asking the
+            // test library, which costs more), else in the test's own container, else the test's value made now.
+            let scoped = ScopeReadTable.containerOfCurrentTask()?.takeUnretainedValue()
+            if let box = scoped?.chainedReplacement(for: id) { return box }
+            if let test = TestValues.context?.currentTest() {
+                let container = scoped ?? TestValues.container(for: test)
+                if let box = container.chainedReplacement(for: id) { return box }
+                let name = Self.accessorName(accessor, of: key)
+                return TestValues.box(of: key, for: test, in: SingletonScope.current, accessor: name)
+            }
         }
+        let container = acting
         if container.enclosing == nil, ActiveScopes.count != 0 {
             SingletonScope.noteUnscopedRead(of: id, accessor: Self.accessorName(accessor, of: key))
         }

@@ -19,14 +19,14 @@
 }
 
 /// A test, as the registry knows it: an identity to keep its values apart from other tests', and a name for reports.
-@_spi(Testing) public struct SingletonTestIdentity: Hashable, Sendable {
-    /// Unique among the process's tests.
-    public var id: String
+@_spi(Testing) public struct SingletonTestIdentity: Hashable {
+    /// Unique among the process's tests (and among the cases of a parameterised one).
+    public var id: AnyHashable
     /// The name reports use.
     public var name: String
 
     /// A test with identity `id` and name `name`.
-    public init(id: String, name: String) {
+    public init(id: AnyHashable, name: String) {
         self.id = id
         self.name = name
     }

@@ -14,7 +14,7 @@ enum TestValues {
     @exclusivity(unchecked) static var fellBackToLiveValue = false
 
     /// The containers of tests that read values without the `.singletons` trait, by test.
-    private static var containers: [String: AppSingletons] = [:]
+    private static var containers: [AnyHashable: AppSingletons] = [:]
 
     /// The box a read of `key` in `test` gets when nothing replaced the key: the test's own value, made now from the
     /// key's test value (or, recording an issue, its live value) if the test has none yet.
