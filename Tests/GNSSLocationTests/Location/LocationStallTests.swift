@@ -8,7 +8,7 @@ import Testing
 
 /// Network peers that go silent, on a test clock: `silenceTimeout` notices the stall at its exact instant and the
 /// manager reconnects, while a gpsd that is quiet but answers `?VERSION;` is left alone.
-@Suite(.timeLimit(.minutes(1))) struct LocationStallTests {
+@Suite(.timeLimit(.minutes(3))) struct LocationStallTests {
     static let banner = LocationFaultTests.banner
     static let tpv = LocationFaultTests.tpv
     static let noFix = LocationFaultTests.noFixTPV
@@ -23,12 +23,17 @@ import Testing
         "gpsd 127.0.0.1:\(port) sent nothing for 10 s and did not answer ?VERSION; within 10 s (stalled)"
     }
 
+    /// How long a peer here keeps a connection open at most: the tests time the silence on the test clock, and
+    /// the manager closes the connection when it is done, so this only bounds a peer whose test hung. Long, so that a
+    /// test starved of the CPU (a loaded machine under the thread sanitizer) never sees its peer leave first.
+    static let peerBound = 300
+
     /// A peer that sends `greeting` on each connection and then nothing, and tells `requests` every request line
     /// it is sent.
     static func silentPeer(after greeting: [UInt8], requests: AsyncStream<String>.Continuation) throws -> LoopbackPeer {
         try LoopbackPeer { connection in
             try? writeAll(connection, greeting)
-            LoopbackPeer.serveRequests(connection) { request in
+            LoopbackPeer.serveRequests(connection, seconds: Self.peerBound) { request in
                 requests.yield(request)
                 return nil
             }
@@ -112,7 +117,7 @@ import Testing
         let peer = try LoopbackPeer { connection in
             connections.withLock { $0 += 1 }
             try? writeAll(connection, Array(Self.banner.utf8))
-            LoopbackPeer.serveRequests(connection) { request in
+            LoopbackPeer.serveRequests(connection, seconds: Self.peerBound) { request in
                 if request.hasPrefix("?WATCH") { return Self.noDevices }
                 return request == "?VERSION;" ? Self.banner + Self.noFix : nil
             }
@@ -175,7 +180,7 @@ import Testing
         let peer = try LoopbackPeer { connection in
             try? writeAll(connection, unended)
             wrote.yield()
-            LoopbackPeer.serveRequests(connection) { _ in nil }
+            LoopbackPeer.serveRequests(connection, seconds: Self.peerBound) { _ in nil }
         }
         defer { peer.close() }
         let manager = LocationManager()
