@@ -1,6 +1,5 @@
 import SingletonRegistry
 import SingletonRegistryTesting
-import Synchronization
 import Testing
 import WeatherStation
 
@@ -28,9 +27,9 @@ import WeatherStation
 
     @Test(.singletons { $0.tripRecorder = RecordingTripRecorder() }, arguments: 0..<128)
     func eachCaseSeesOnlyItsOwnMock(index: Int) async {
-        Self.overlap.enter()
-        defer { Self.overlap.leave() }
+        await Self.overlap.enter()
         let seen = await Self.claimAndReadBack(index, overlap: Self.overlap)
+        await Self.overlap.leave()
         #expect(seen == Array(repeating: index, count: 6))
     }
 
@@ -38,11 +37,11 @@ import WeatherStation
         let overlap = Overlap()
         let crossTalk = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<128 {
-                overlap.enter()
+                await overlap.enter()
                 group.addTask {
-                    defer { overlap.leave() }
                     await Self.assignProcessWide()
                     let seen = await Self.claimAndReadBack(10_000 + index, overlap: overlap)
+                    await overlap.leave()
                     return seen != Array(repeating: 10_000 + index, count: 6)
                 }
             }
@@ -65,35 +64,28 @@ import WeatherStation
 
 /// Makes concurrent cases meet in pairs, so that each case's window overlaps another's; a case that is the only
 /// one in flight does not wait.
-final class Overlap: Sendable {
-    private let state = Mutex<(inFlight: Int, waiting: CheckedContinuation<Void, Never>?)>((0, nil))
+actor Overlap {
+    /// Cases that entered and have not left.
+    private var inFlight = 0
+    /// A case waiting for a partner.
+    private var waiting: CheckedContinuation<Void, Never>?
 
-    func enter() { state.withLock { $0.inFlight += 1 } }
+    func enter() { inFlight += 1 }
 
     func meet() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let partner: CheckedContinuation<Void, Never>?? = state.withLock { state in
-                if let waiting = state.waiting {
-                    state.waiting = nil
-                    return .some(waiting)
-                }
-                if state.inFlight <= 1 { return .some(nil) }
-                state.waiting = continuation
-                return nil
-            }
-            guard let partner else { return }
-            partner?.resume()
-            continuation.resume()
+        if let partner = waiting {
+            waiting = nil
+            partner.resume()
+            return
         }
+        if inFlight <= 1 { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in waiting = continuation }
     }
 
     func leave() {
-        let lonely: CheckedContinuation<Void, Never>? = state.withLock { state in
-            state.inFlight -= 1
-            guard state.inFlight <= 1, let waiting = state.waiting else { return nil }
-            state.waiting = nil
-            return waiting
-        }
-        lonely?.resume()
+        inFlight -= 1
+        guard inFlight <= 1, let lonely = waiting else { return }
+        waiting = nil
+        lonely.resume()
     }
 }
