@@ -112,13 +112,13 @@ package final class SingletonScope {
         for box in boxes where box.madeForTest { await box.lifecycle?.shutdown() }
     }
 
-    /// Records a read of the key with identifier `id`, through the accessor named `accessor`, from a container of no
-    /// scope, if it escaped an active scope.
+    /// Records a read of the key with identifier `id`, through the accessor named `accessor` (worked out only for a
+    /// read it records), from a container of no scope, if it escaped an active scope.
     ///
     /// The read is attributed when every active scope that replaced `key` belongs to one task tree (one test):
     /// that tree is the only one whose replacement the read missed. When several trees replaced `key`, the read
     /// could have escaped any of them, so it is recorded as unattributed on each and blames none.
-    static func noteUnscopedRead(of id: ObjectIdentifier, accessor: String) {
+    static func noteUnscopedRead(of id: ObjectIdentifier, accessor: @autoclosure () -> String) {
         guard current == nil, let isEscapedRead, isEscapedRead() else { return }
         var candidates: [SingletonScope] = []
         var name: String?
@@ -129,7 +129,7 @@ package final class SingletonScope {
             }
         }
         guard let name, !candidates.isEmpty else { return }
-        let read = EscapedRead(keyName: name, accessor: accessor)
+        let read = EscapedRead(keyName: name, accessor: accessor())
         let root = candidates[0].root
         if candidates.allSatisfy({ $0.root === root }) {
             root.escapeCount += 1

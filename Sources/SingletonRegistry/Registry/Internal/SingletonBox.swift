@@ -34,22 +34,16 @@ class AnySingletonBox {
 
 /// A box of a value of `Key`.
 ///
-/// Only its initialisers make one, and they are generic over the key, so the box stored under
+/// Only its initialiser makes one, and it is generic over the key, so the box stored under
 /// `ObjectIdentifier(Key.self)` is always a `SingletonBox<Key>`: that is what lets a read downcast it unchecked.
 @usableFromInline
 final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
     /// The value.
     @usableFromInline let value: Key.Value
 
-    /// A box of `value`.
+    /// A box of `value`, made for a test when `madeForTest`.
     @inlinable
-    init(_ value: Key.Value, isLive: Bool) {
-        self.value = value
-        super.init(id: ObjectIdentifier(Key.self), isLive: isLive)
-    }
-
-    /// A box of a value made for a test.
-    init(_ value: Key.Value, isLive: Bool, madeForTest: Bool) {
+    init(_ value: Key.Value, isLive: Bool, madeForTest: Bool = false) {
         self.value = value
         super.init(id: ObjectIdentifier(Key.self), isLive: isLive, madeForTest: madeForTest)
     }
