@@ -58,4 +58,54 @@ import Testing
         #expect(log.count { $0.contains("out of file descriptors") } == 1, "\(log.prefix(20))")
         #expect(!log.contains { $0.contains("accept failed") }, "\(log.filter { !$0.contains("debug") })")
     }
+
+    /// The gpsd listener at the limit too: it sheds the clients it cannot take with an `ERROR`, logs that once and
+    /// the count once descriptors are free. Before, its poll loop spun on the ready socket, logging
+    /// `accept failed` on every turn, and those clients got nothing.
+    @Test func theGPSDListenerShedsClientsOutOfDescriptorsToo() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let port = try freePort()
+        let daemon = try SingletondProcess(
+            ["--control", directory.file("c.sock"), "--listen", "127.0.0.1:\(port)"], descriptorLimit: 32)
+        defer { daemon.kill() }
+        #expect(await daemon.stderr.line(containing: "ready:") != nil, "no ready line: \(daemon.stderr.history)")
+
+        // Each client waits for its first line: the VERSION greeting, or an ERROR saying why it was shed.
+        var greeted: [StreamClient] = []
+        var shed = 0
+        for _ in 0..<40 {
+            let client = try #require(StreamClient(port: port))
+            let line = await client.readLine()
+            if line?.contains("out of file descriptors") == true {
+                shed += 1
+            } else if line?.contains("\"class\":\"VERSION\"") == true {
+                greeted.append(client)
+            } else {
+                Issue.record("client \(greeted.count + shed + 1) got \(line ?? "no line")")
+                return
+            }
+        }
+        #expect(shed > 0, "the limit was never reached")
+        #expect(!greeted.isEmpty)
+
+        for client in greeted { client.disconnect() }
+        var greetedAgain = false
+        for _ in 0..<1_000 where !greetedAgain {
+            let client = try #require(StreamClient(port: port))
+            let line = await client.readLine()
+            greetedAgain = line?.contains("\"class\":\"VERSION\"") == true
+            if line?.contains("out of file descriptors") == true { shed += 1 }
+        }
+        #expect(greetedAgain)
+        let count = await daemon.stderr.line(containing: "gpsd listener: file descriptors free again")
+        #expect(count?.hasSuffix("refused \(shed) client(s) while out of them") == true, "\(count ?? "no count")")
+
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        _ = await daemon.stderr.rest()
+        let log = daemon.stderr.history
+        #expect(log.count { $0.contains("out of file descriptors") } == 1, "\(log.prefix(20))")
+        #expect(!log.contains { $0.contains("accept failed") }, "\(log.filter { !$0.contains("debug") }.prefix(20))")
+    }
 }

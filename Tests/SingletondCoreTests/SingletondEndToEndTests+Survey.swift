@@ -55,6 +55,30 @@ extension SingletondEndToEndTests {
         #expect(log.count { $0.contains("refused: a survey of other parameters runs") } == 1)
     }
 
+    /// A client that asks for one tiny survey after another (`survey 1e-9` in a loop) gets every result, and the
+    /// log gets one line per kind (the request, the task's states, the result), then counts (it got five lines a
+    /// survey).
+    @Test func repeatedTinySurveysDoNotFloodTheLog() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (daemon, control) = try await startDemo(in: directory)
+        defer { daemon.kill() }
+        let client = try #require(StreamClient(path: control))
+        for _ in 0..<100 {
+            #expect(client.send("{\"cmd\":\"survey\",\"seconds\":1e-9}\n"))
+            #expect(await client.readLine(containing: "\"class\":\"SURVEY\"") != nil)
+        }
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        _ = await daemon.stderr.rest()
+        let log = daemon.stderr.history
+        // At most two of each: a run that crosses a minute logs one count.
+        for kind in ["asks for a survey", "task: running survey", "task: finished survey", "survey of 0 s completed"] {
+            #expect(log.count { $0.contains(kind) } <= 2, "\(kind): \(log.suffix(12))")
+        }
+        #expect(log.count <= 30, "\(log.suffix(12))")
+    }
+
     @Test func aSurveyOfAnotherLengthIsRefusedNamingTheOneThatRuns() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -12,9 +12,6 @@ package struct ControlResponder: Sendable {
     package var logger: LogWriter
     /// The server, for the client counts in the status.
     package var server: ControlServer
-    /// Survey requests and refusals, counted per kind so that a client looping on them does not flood the log:
-    /// the first is logged, then a count at most once a minute of the server's clock.
-    private let surveyLog = SanitizerVisibleMutex(RepeatLimiter<String>())
     /// The gpsd-protocol listener's service, for its counts in the status; `nil` without `--listen`.
     package var listener: GPSDListenerService?
 
@@ -65,14 +62,9 @@ package struct ControlResponder: Sendable {
     }
 
     /// Logs `line` if it is the first of its `kind` (what clients did, in the past tense), or a count of the kind
-    /// once a minute (the line itself when it is the only one since the last); stays quiet otherwise.
+    /// once a minute, so that a client looping on a request does not flood the log.
     private func logLimited(_ kind: String, _ line: String) {
-        let now = server.timeline.now
-        switch surveyLog.withLock({ $0.occurrence(of: kind, at: now) }) {
-        case .first, .summary(count: 1): logger.info(line)
-        case .summary(let count): logger.info("control: \(count) more clients \(kind)")
-        case nil: break
-        }
+        logger.log(.info, repeating: "control: \(kind)", line) { "control: \($0) more clients \(kind)" }
     }
 
     /// The refusal of a survey while another job runs: what runs, how long it has left, and what the client can do.

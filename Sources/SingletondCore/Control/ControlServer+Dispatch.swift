@@ -1,8 +1,8 @@
 import SingletonRegistry
 
 /// Dispatching and reaping on the poll thread: the complete request lines of idle clients go to the handler, one
-/// at a time per client; clients that are done or dropped are closed, and their drops and the refused clients are
-/// logged without flooding the log.
+/// at a time per client; clients that are done or dropped are closed, and their drops are logged without flooding
+/// the log.
 extension ControlServer {
     /// Parses waiting requests of idle clients and starts their handlers; closes clients that are done or dropped.
     func dispatchAndReap() {
@@ -10,7 +10,6 @@ extension ControlServer {
         var closed: [(id: Int, fd: Int32, reason: String)] = []
         var dropLines: [Int: String] = [:]
         let now = timeline.now
-        var refused = 0
         var emptied: [CheckedContinuation<Void, Never>] = []
         var abandoned: [Task<Void, Never>] = []
         let handler = state.withLock { state -> Handler? in
@@ -47,13 +46,8 @@ extension ControlServer {
                     id: id, reason: reason, verdict: state.drops.occurrence(of: reason, at: now))
             }
             scheduleIdleTimer(&state)
-            if state.refusedSinceLog > 0, state.clients.count < limits.maximumClients {
-                refused = state.refusedSinceLog
-                state.refusedSinceLog = 0
-            }
             return state.handler
         }
-        reportRefusals(refused)
         for request in abandoned { request.cancel() }
         for waiter in emptied { waiter.resume() }
         for (id, fd, reason) in closed {
@@ -112,12 +106,6 @@ extension ControlServer {
         case .summary(let count): "control: dropped \(count) more clients: \(reason)"
         case nil: nil
         }
-    }
-
-    func reportRefusals(_ count: Int) {
-        guard count > 0 else { return }
-        logger.notice(
-            "control: refused \(count) client(s) while \(limits.maximumClients) were connected; taking new ones again")
     }
 
     /// Starts a task that wakes the poll thread when the earliest idle client's time is up, unless one is

@@ -3,16 +3,18 @@ import SingletonRegistry
 
 /// The poll thread's loop: it waits in `poll(2)` on the wake pipe, the listening socket and every client, then
 /// reads (``service(id:revents:buffer:)``), dispatches and reaps (``dispatchAndReap()``) and accepts
-/// (``acceptClients()``), until the server stops.
+/// (``acceptClients(_:)``), until the server stops.
 extension ControlServer {
     func run() {
         var fds: [pollfd] = []
         var ids: [Int] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
+        var acceptor = ConnectionAcceptor(listenFD: listenFD, name: "control socket", logger: logger)
         while true {
             fds.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
             var timeout: Int32 = -1
+            let watchesListener = acceptor.watchesListener()
             let stopping = state.withLock { state -> Bool in
                 // Stopping waits for the requests in flight (a cancelled survey still sends its partial result),
                 // but reads no new ones.
@@ -26,12 +28,9 @@ extension ControlServer {
                     timeout = 0
                 }
                 fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-                if state.acceptPaused {
-                    // One poll of at most a second without the listening socket, then accepting is tried again;
-                    // a spent reserve descriptor is taken again first.
-                    state.acceptPaused = false
-                    if state.reserveFD < 0 { state.reserveFD = Self.openReserve() }
-                    if timeout != 0 { timeout = 1_000 }
+                if !watchesListener {
+                    // Accepting paused: one poll of at most a second without the listening socket.
+                    if timeout != 0 { timeout = ConnectionAcceptor.pauseMilliseconds }
                 } else if state.accepting {
                     fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
                 }
@@ -63,7 +62,7 @@ extension ControlServer {
             }
             dispatchAndReap()
             // After reaping: clients that hung up in this round free their places before new ones are counted.
-            if clientStart == 2, fds[1].revents != 0 { acceptClients() }
+            if clientStart == 2, fds[1].revents != 0 { acceptClients(&acceptor) }
         }
         shutDownClients()
     }
@@ -71,7 +70,7 @@ extension ControlServer {
     /// Ends the loop: sends what is queued as far as it goes without blocking, closes every client and the
     /// listening socket, removes the socket file and wakes the tasks waiting in ``stop()``.
     func shutDownClients() {
-        let (clients, waiters, refused) = state.withLock { state in
+        let (clients, waiters) = state.withLock { state in
             for id in Array(state.clients.keys) { flush(&state.clients[id]!) }
             state.idleTimer?.cancel()
             defer {
@@ -79,11 +78,9 @@ extension ControlServer {
                 state.clients = [:]
                 state.finished = true
                 state.finishWaiters = []
-                state.refusedSinceLog = 0
             }
-            return (Array(state.clients.values), state.finishWaiters, state.refusedSinceLog)
+            return (Array(state.clients.values), state.finishWaiters)
         }
-        reportRefusals(refused)
         for client in clients { System.close(client.fd) }
         System.close(listenFD)
         removeSocketFile()

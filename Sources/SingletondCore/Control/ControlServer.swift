@@ -59,21 +59,10 @@ package final class ControlServer: Sendable {
         var finished = false
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
         var handler: Handler?
-        var refusedSinceLog = 0
         /// Tasks waiting in ``untilNoClients()``.
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
         /// Dropped clients, counted per reason so that a loop of misbehaving clients does not flood the log.
         var drops = RepeatLimiter<String>()
-        /// A descriptor held open (on `/dev/null`) to be closed when `accept(2)` runs out of descriptors, so that
-        /// the waiting client can be accepted, told so and closed; -1 when it could not be taken again.
-        var reserveFD: Int32 = -1
-        /// Whether `accept(2)` ran out of descriptors since a client was last accepted.
-        var outOfDescriptors = false
-        /// Clients shed since the daemon ran out of descriptors, logged once descriptors are free again.
-        var shedClients = 0
-        /// Whether the listening socket is left out of the next `poll(2)`: `accept(2)` failed and nothing could be
-        /// done about it, so the poll thread waits (at most a second) instead of spinning on the ready socket.
-        var acceptPaused = false
         /// The task that wakes the poll thread when the earliest idle client's time is up.
         var idleTimer: Task<Void, Never>?
     }
@@ -103,19 +92,11 @@ package final class ControlServer: Sendable {
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
         self.identity = identity
-        state.withLock { $0.reserveFD = Self.openReserve() }
     }
 
     deinit {
         System.close(wakeRead)
         System.close(wakeWrite)
-        let reserve = state.withLock { $0.reserveFD }
-        if reserve >= 0 { System.close(reserve) }
-    }
-
-    /// Opens the reserve descriptor; -1 when the system refuses.
-    static func openReserve() -> Int32 {
-        (try? System.open("/dev/null", O_RDONLY | O_CLOEXEC)) ?? -1
     }
 
     /// Starts accepting clients on a thread of its own; each request goes to `handler`. Throws when the system

@@ -4,25 +4,12 @@ import SingletonRegistry
 /// Accepting clients, reading their bytes and answering their requests, all on the listener's thread.
 extension GPSDListener {
     /// Accepts every waiting connection: at most ``GPSDListenerLimits/maximumClients`` at a time, each greeted with
-    /// the `VERSION` object; one over the limit is told why and closed, and the refusals are counted in the log.
-    func acceptClients(now: ContinuousClock.Instant) {
-        while true {
-            let fd: Int32
-            do throws(Errno) {
-                fd = try System.accept(listenFD)
-            } catch {
-                if error.code != EAGAIN, error.code != EWOULDBLOCK, error.code != ECONNABORTED {
-                    logger.warning("gpsd listener: accept failed: \(error)")
-                    return
-                }
-                if error.code == ECONNABORTED { continue }
-                return
-            }
-            System.setCloseOnExec(fd)
-            System.setNonBlocking(fd)
+    /// the `VERSION` object; one over the limit is told why and closed, and the refusals are counted in the log. Out
+    /// of file descriptors, the ``ConnectionAcceptor`` sheds waiting clients.
+    func acceptClients(_ acceptor: inout ConnectionAcceptor, now: ContinuousClock.Instant) {
+        while let fd = acceptor.accept(now: timeline.now, refusal: { GPSDListenerLines.error($0) }) {
             let (accepted, refusedLine) = state.withLock { state -> (Int?, String?) in
                 guard state.clients.count < limits.maximumClients else {
-                    state.refusedSinceLog += 1
                     let verdict = state.drops.occurrence(of: "refused", at: timeline.now)
                     switch verdict {
                     case .first: return (nil, "gpsd: \(limits.maximumClients) clients connected; refusing new ones")
@@ -42,9 +29,8 @@ extension GPSDListener {
                 logger.debug("gpsd: client \(id) connected")
                 continue
             }
-            let refusal = GPSDListenerLines.error("too many clients (\(limits.maximumClients)); try again later")
-            _ = refusal.withUnsafeBytes { try? System.send(fd, $0, waiting: false) }
-            System.close(fd)
+            ConnectionAcceptor.refuse(
+                fd, with: GPSDListenerLines.error("too many clients (\(limits.maximumClients)); try again later"))
             if let refusedLine { logger.warning(refusedLine) }
         }
     }

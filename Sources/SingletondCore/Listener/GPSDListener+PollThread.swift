@@ -9,15 +9,18 @@ extension GPSDListener {
         var ids: [Int] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
         let clock = ContinuousClock()
+        var acceptor = ConnectionAcceptor(listenFD: listenFD, name: "gpsd listener", logger: logger)
         while true {
             fds.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
             let now = clock.now
             var nextDeadline: ContinuousClock.Instant?
+            let listening = acceptor.watchesListener()
             let stopping = state.withLock { state -> Bool in
                 if state.stopping { return true }
                 fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-                fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
+                // Accepting paused: `poll(2)` skips a negative descriptor, for one poll of at most a second.
+                fds.append(pollfd(fd: listening ? listenFD : -1, events: Int16(POLLIN), revents: 0))
                 for (id, client) in state.clients {
                     var events = Int32(POLLIN)
                     if client.hasOutput { events |= Int32(POLLOUT) }
@@ -31,12 +34,15 @@ extension GPSDListener {
                 return false
             }
             if stopping { break }
-            let timeout: Int32 =
+            var timeout: Int32 =
                 if let nextDeadline {
                     Int32(clamping: max(0, (nextDeadline - now).components.seconds * 1_000 + 1_000))
                 } else {
                     -1
                 }
+            if !listening, timeout < 0 || timeout > ConnectionAcceptor.pauseMilliseconds {
+                timeout = ConnectionAcceptor.pauseMilliseconds
+            }
             do throws(Errno) {
                 _ = try System.poll(&fds, timeout: timeout)
             } catch {
@@ -51,7 +57,7 @@ extension GPSDListener {
                 service(id: ids[index - 2], revents: Int32(fds[index].revents), buffer: &buffer, now: clock.now)
             }
             reap(now: clock.now)
-            if fds[1].revents != 0 { acceptClients(now: clock.now) }
+            if listening, fds[1].revents != 0 { acceptClients(&acceptor, now: clock.now) }
         }
         shutDownClients()
     }

@@ -27,7 +27,6 @@ package final class GPSDListener: Sendable {
         var latestSKY: [UInt8]?
         /// Reports dropped for slow clients since the listener started.
         var droppedReports = 0
-        var refusedSinceLog = 0
         var drops = RepeatLimiter<String>()
     }
 

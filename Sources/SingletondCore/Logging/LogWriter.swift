@@ -1,4 +1,5 @@
 import GNSSProtocol
+import SingletonRegistry
 
 /// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line.
 ///
@@ -10,6 +11,9 @@ package final class LogWriter: Sendable {
     /// Whether lines carry journal priority prefixes instead of timestamps.
     package let journalFormat: Bool
     private let fd: Int32
+    /// Lines that can repeat for one cause, counted per cause in the time of the machine's monotonic clock.
+    private let repeats = SanitizerVisibleMutex(RepeatLimiter<String>())
+    private let timeline = Timeline(ContinuousClock())
 
     /// Creates a logger writing to `fd`.
     package init(minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2) {
@@ -49,6 +53,21 @@ package final class LogWriter: Sendable {
         line.append(0x0A)
         // A log line that cannot be written is dropped: there is nowhere to report it.
         line.withUnsafeBytes { buffer in _ = try? System.writeAll(fd, buffer) }
+    }
+
+    /// Writes a line that can repeat for one `cause` (a client looping on a request, a job run again and again) at
+    /// most once a minute: the first occurrence as `message`, later ones counted, and with the first occurrence
+    /// after a minute, their number as `count(n)` (or `message`, when it is the only one).
+    package func log(
+        _ level: LogLevel, repeating cause: String, _ message: @autoclosure () -> String,
+        count: (Int) -> String
+    ) {
+        let now = timeline.now
+        switch repeats.withLock({ $0.occurrence(of: cause, at: now) }) {
+        case .first, .summary(count: 1): log(level, message())
+        case .summary(let times): log(level, count(times))
+        case nil: break
+        }
     }
 
     /// Logs at ``LogLevel/trace``.

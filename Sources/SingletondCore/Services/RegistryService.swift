@@ -107,11 +107,25 @@ package final class RegistryService: SingletondService {
                 group.addTask {
                     for await state in tasks {
                         if case .running(_, let progress) = state, progress > 0 { continue }
-                        logger.info("task: \(state)")
+                        // A job run again and again is logged once a minute with a count, per state and job.
+                        logger.log(.info, repeating: Self.cause(of: state), "task: \(state)") {
+                            "task: \(state) (\($0) times since the last line)"
+                        }
                         await changed()
                     }
                 }
             }
+        }
+    }
+
+    /// What repeats of a task state are counted under: the state and the job, without the progress.
+    private static func cause(of state: LongTaskState) -> String {
+        switch state {
+        case .idle: "task: idle"
+        case .running(let name, _): "task: running \(name)"
+        case .finished(let name): "task: finished \(name)"
+        case .cancelled(let name): "task: cancelled \(name)"
+        case .failed(let name, let message): "task: failed \(name): \(message)"
         }
     }
 }

@@ -27,11 +27,15 @@ package enum SurveyJob {
         }
     }
 
-    /// A survey of `seconds` that logs its result.
+    /// A survey of `seconds` that logs its result (once a minute at most, with a count, for surveys that repeat).
     package static func make(seconds: Double, requires3D: Bool = true, logger: LogWriter) -> LongTask<SurveyResult> {
         LongTask(name: name, parameters: Parameters(seconds: seconds, requires3D: requires3D)) { progress in
             let result = await survey(seconds: seconds, requires3D: requires3D, progress: progress)
-            logger.log(result.cancelled ? .notice : .info, result.summary)
+            // Surveys asked for again and again (`survey 1e-9` in a loop) are logged once a minute with a count.
+            let cause = result.cancelled ? "survey cancelled" : "survey completed"
+            logger.log(result.cancelled ? .notice : .info, repeating: cause, result.summary) {
+                "\(result.summary) (the last of \($0) \(cause) since the last line)"
+            }
             return result
         }
     }
