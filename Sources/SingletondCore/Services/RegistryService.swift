@@ -118,14 +118,15 @@ package final class RegistryService: SingletondService {
         }
     }
 
-    /// What repeats of a task state are counted under: the state and the job, without the progress.
+    /// What repeats of a task state are counted under: the state and the job, without the progress or a failure's
+    /// message (so that the causes stay few).
     private static func cause(of state: LongTaskState) -> String {
         switch state {
         case .idle: "task: idle"
         case .running(let name, _): "task: running \(name)"
         case .finished(let name): "task: finished \(name)"
         case .cancelled(let name): "task: cancelled \(name)"
-        case .failed(let name, let message): "task: failed \(name): \(message)"
+        case .failed(let name, _): "task: failed \(name)"
         }
     }
 }
