@@ -94,7 +94,7 @@ import Testing
         let held = 4
         let (flood, answeredMidFlood) = await blocking {
             var answered = false
-            let flood = TCPConnectionFlood(port: port, count: floodSize) { index in
+            let flood = ConnectionFlood(.loopback(port), count: floodSize) { index in
                 if index == floodSize / 2 { answered = probe.waitForRoundTrips(probe.count + 1) }
             }
             return (flood, answered)

@@ -113,7 +113,7 @@ import Testing
         let roundTripsBeforeFlood = probe.count
         let (flood, answeredMidFlood) = await blocking {
             var answered = false
-            let flood = ConnectionFlood(path: control, count: floodSize) { index in
+            let flood = ConnectionFlood(.unix(control), count: floodSize) { index in
                 if index == floodSize / 2 { answered = probe.waitForRoundTrips(probe.count + 1) }
             }
             return (flood, answered)
