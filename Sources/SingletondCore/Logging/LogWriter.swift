@@ -1,4 +1,5 @@
 import GNSSProtocol
+import SystemCalls
 
 /// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line.
 ///
@@ -48,7 +49,7 @@ package final class LogWriter: Sendable {
         }
         line.append(0x0A)
         // A log line that cannot be written is dropped: there is nowhere to report it.
-        line.withUnsafeBytes { buffer in _ = try? System.writeAll(fd, buffer) }
+        _ = try? System.writeAll(fd, line)
     }
 
     /// Logs at ``LogLevel/trace``.
