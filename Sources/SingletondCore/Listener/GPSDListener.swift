@@ -1,4 +1,3 @@
-import GNSSLocation
 import Glibc
 import SingletonRegistry
 import SystemCalls

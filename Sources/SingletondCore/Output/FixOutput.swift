@@ -1,5 +1,4 @@
 import Dispatch
-import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Synchronization
