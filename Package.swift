@@ -44,7 +44,7 @@ let package = Package(
         ),
         // What the test targets share: the machine's required parts as Swift Testing conditions, child processes,
         // a loopback TCP peer, temporary paths and descriptor helpers. SingletonRegistry lends its SanitizerVisibleMutex.
-        .target(name: "TestSupport", dependencies: ["SingletonRegistry"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SingletonRegistry", "SystemCalls"], path: "Tests/TestSupport"),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol", "TestSupport"]),
         .testTarget(
             name: "SingletonRegistryTests",
