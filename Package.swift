@@ -46,6 +46,8 @@ let package = Package(
         // a loopback TCP peer, temporary paths and descriptor helpers. SingletonRegistry lends its SanitizerVisibleMutex.
         .target(name: "TestSupport", dependencies: ["SingletonRegistry", "SystemCalls"], path: "Tests/TestSupport"),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol", "TestSupport"]),
+        // System.writeAll and PollTimeout, against pipes and sockets.
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(
             name: "SingletonRegistryTests",
             dependencies: [
