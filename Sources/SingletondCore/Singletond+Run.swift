@@ -2,6 +2,7 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 /// `singletond run`: composes the registry, the position source, the TPV output, the control socket, signals and
 /// systemd notifications, and runs until SIGTERM or SIGINT.

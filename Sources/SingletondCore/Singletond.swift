@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The daemon's entry point, kept in a library so that tests can drive it.
 package enum Singletond {
     /// The version `singletond --version` prints.
@@ -78,11 +80,8 @@ package enum Singletond {
         }
     }
 
-    private static func writeOut(_ text: String) { writeAll(1, text) }
-    private static func writeError(_ text: String) { writeAll(2, text) }
-
-    /// Writes all of `text` to `fd`, giving up on the first failure.
-    private static func writeAll(_ fd: Int32, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { buffer in _ = try? System.writeAll(fd, buffer) }
-    }
+    /// Writes all of `text` to standard output, giving up on the first failure.
+    private static func writeOut(_ text: String) { _ = try? System.writeAll(1, Array(text.utf8)) }
+    /// Writes all of `text` to standard error, giving up on the first failure.
+    private static func writeError(_ text: String) { _ = try? System.writeAll(2, Array(text.utf8)) }
 }

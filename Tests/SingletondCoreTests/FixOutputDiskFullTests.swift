@@ -3,6 +3,7 @@ import GNSSLocation
 import GNSSProtocol
 import SingletonRegistryTesting
 import Synchronization
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -23,12 +24,12 @@ import Testing
         init(free: Int) { self.free = Mutex(free) }
 
         /// Writes what fits of `bytes` to `fd`; `ENOSPC` when nothing does.
-        func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(GNSSLocation.Errno) -> Int {
+        func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
             let room = free.withLock { free in
                 defer { free -= min(free, bytes.count) }
                 return min(free, bytes.count)
             }
-            guard room > 0 else { throw GNSSLocation.Errno(code: ENOSPC) }
+            guard room > 0 else { throw Errno(code: ENOSPC) }
             return Glibc.write(fd, bytes.baseAddress, room)
         }
     }

@@ -1,5 +1,6 @@
 import GNSSProtocol
 import SingletonRegistry
+import SystemCalls
 
 /// Runs one ``LocationSource`` for a ``LocationManager``.
 ///

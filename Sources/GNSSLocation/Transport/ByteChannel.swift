@@ -1,6 +1,7 @@
 import Glibc
 import SingletonRegistry
 import Synchronization
+import SystemCalls
 
 /// An open ``ByteSource``: owns its file descriptor and closes it when the last reference goes.
 ///
@@ -58,33 +59,20 @@ package final class ByteChannel: Sendable {
     /// The baud rates ``ByteSource/serial(path:baud:)`` accepts: 4800 to 921600.
     package static var supportedBaudRates: [Int] { SerialPort.supportedBaudRates.map(\.rate) }
 
-    /// Writes all of `bytes`, waiting at most `timeout` each time the peer accepts nothing more (the kernel times
-    /// the wait); concurrent writes do not interleave. A write to a closed TCP peer throws (it never raises SIGPIPE).
+    /// Writes all of `bytes`, waiting at most `timeout` each time the peer accepts nothing more; concurrent writes
+    /// do not interleave. A write to a closed TCP peer throws (it never raises SIGPIPE).
     package func write(_ bytes: [UInt8], timeout: Duration = .seconds(5)) throws(SourceError) {
         try writeLock.withLock { (_: inout ()) throws(SourceError) in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { raw in
-                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
-                    return Result { () throws(Errno) -> Int in
-                        try isSocket ? System.send(fileDescriptor, rest) : System.write(fileDescriptor, rest)
-                    }
-                }
-                do throws(Errno) {
-                    offset += try written.get()
-                    continue
-                } catch  where error.code == EAGAIN || error.code == EWOULDBLOCK {
-                    // The peer takes nothing more for now: wait until it does, for at most `timeout`.
-                } catch {
-                    throw SourceError(.write, source: source.description, errorNumber: error.code)
-                }
-                var descriptors = [pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)]
-                let ready = try? System.poll(&descriptors, timeout: PollTimeout.milliseconds(timeout))
-                guard ready != 0 else {
-                    throw SourceError(
-                        .write, source: source.description, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)"
-                    )
-                }
+            let written: Int
+            do throws(Errno) {
+                written = try System.writeAll(fileDescriptor, bytes, socket: isSocket, waitingForRoom: timeout)
+            } catch {
+                throw SourceError(.write, source: source.description, errorNumber: error.code)
+            }
+            guard written == bytes.count else {
+                throw SourceError(
+                    .write, source: source.description, errorNumber: ETIMEDOUT, reason: "timed out after \(timeout)"
+                )
             }
         }
     }

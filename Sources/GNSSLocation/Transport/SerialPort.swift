@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Opening and configuring a serial terminal device the way a GNSS receiver needs it.
 enum SerialPort {

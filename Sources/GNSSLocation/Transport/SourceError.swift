@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A failure to open, configure, read or write a ``ByteSource``, with a message that names the source and the
 /// system's reason, for example `cannot open /dev/ttyUSB0: No such file or directory`.
 public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Non-blocking TCP connection, trying every address a name resolves to, each for at most the timeout.
 ///

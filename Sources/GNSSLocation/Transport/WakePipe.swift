@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A self-pipe that wakes a thread blocked in `poll(2)`: the read end becomes readable once ``signal()`` is called.
 final class WakePipe: Sendable {
     /// The end to poll for `POLLIN`; -1 when the pipe could not be created.

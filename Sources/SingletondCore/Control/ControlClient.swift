@@ -1,5 +1,6 @@
 import GNSSProtocol
 import Glibc
+import SystemCalls
 
 /// `singletond status | watch | survey | cancel`: a client of a running daemon's control socket.
 ///
@@ -183,23 +184,11 @@ package struct ControlClient {
     }
 
     private func printOut(_ line: [UInt8]) {
-        _ = writeAll(1, line + [0x0A])
+        _ = try? System.writeAll(1, line + [0x0A])
     }
 
     private func printErr(_ text: String) {
-        _ = writeAll(errorOutput, Array((text + "\n").utf8))
-    }
-
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
-                guard let written = try? System.write(fd, rest), written > 0 else { return false }
-                offset += written
-            }
-            return true
-        }
+        _ = try? System.writeAll(errorOutput, Array((text + "\n").utf8))
     }
 
     /// A blocking connection that reads newline-terminated lines.
@@ -215,7 +204,7 @@ package struct ControlClient {
         deinit { System.close(fd) }
 
         /// Sends all of `bytes`; throws the first failure.
-        func send(_ bytes: [UInt8]) throws(Errno) { try UnixSocket.sendAll(fd, bytes) }
+        func send(_ bytes: [UInt8]) throws(Errno) { try System.writeAll(fd, bytes, socket: true) }
 
         /// Makes a blocked send or read give up after `limit` (`SO_SNDTIMEO`, `SO_RCVTIMEO`); `nil` waits for ever.
         func limitWaits(to limit: Duration?) {

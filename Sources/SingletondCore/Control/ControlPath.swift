@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Where the control socket lives when `--control` is not given.
 package enum ControlPath {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Accepting clients on the poll thread: only this daemon's user and root, and at most
 /// ``ControlServerLimits/maximumClients`` at a time; a refused client is told why, and the refusals are logged

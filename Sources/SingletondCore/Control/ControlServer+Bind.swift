@@ -1,5 +1,6 @@
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 extension ControlServer {
     /// Creates the socket at `path` with mode 0600 and listens on it; call ``start(handler:)`` to serve.

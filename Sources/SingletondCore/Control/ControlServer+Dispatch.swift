@@ -1,4 +1,5 @@
 import SingletonRegistry
+import SystemCalls
 
 /// Dispatching and reaping on the poll thread: the complete request lines of idle clients go to the handler, one
 /// at a time per client; clients that are done or dropped are closed, and their drops are logged without flooding

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Reading the clients' requests on the poll thread: what `poll(2)` reported for a client, and the bytes that make
 /// up its request lines, an over-long line skipped with an error reply.

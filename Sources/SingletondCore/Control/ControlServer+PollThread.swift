@@ -1,5 +1,6 @@
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 /// The poll thread's loop: it waits in `poll(2)` on the wake pipe, the listening socket and every client, then
 /// reads (``service(id:revents:buffer:)``), dispatches and reaps (``dispatchAndReap()``) and accepts

@@ -1,7 +1,7 @@
-import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Synchronization
+import SystemCalls
 
 /// The control socket: a Unix stream socket speaking newline-delimited JSON, one request per line.
 ///
@@ -101,7 +101,7 @@ package final class ControlServer: Sendable {
 
     /// Starts accepting clients on a thread of its own; each request goes to `handler`. Throws when the system
     /// refuses another thread, and then accepts nothing.
-    package func start(handler: @escaping Handler) throws(GNSSLocation.Errno) {
+    package func start(handler: @escaping Handler) throws(Errno) {
         state.withLock { state in
             state.handler = handler
             state.accepting = true

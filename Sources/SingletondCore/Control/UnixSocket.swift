@@ -1,7 +1,8 @@
 import Glibc
+import SystemCalls
 
 /// Unix-domain socket addresses, and the socket steps that the control server, the client and the systemd
-/// notifications share, made with ``System``'s calls.
+/// notifications share, made with the calls of SystemCalls' `System`.
 enum UnixSocket {
     /// Why a socket call failed: the operation, the path and the system's reason.
     struct Failure: Error, CustomStringConvertible {
@@ -68,21 +69,5 @@ enum UnixSocket {
             return .failure(Failure(operation: "connect to", path: path, errorNumber: error.code))
         }
         return .success(fd)
-    }
-
-    /// Sends all of `bytes` on a blocking socket; throws the first failure.
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
-        try bytes.withUnsafeBufferPointer { (elements) throws(Errno) in
-            let buffer = UnsafeRawBufferPointer(elements)
-            var offset = 0
-            while offset < buffer.count {
-                offset += try System.send(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-            }
-        }
-    }
-
-    /// Sends all of `bytes` on a blocking socket; `false` on error.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        (try? sendAll(fd, bytes)) != nil
     }
 }

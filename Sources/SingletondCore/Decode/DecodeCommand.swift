@@ -1,5 +1,6 @@
 import GNSSProtocol
 import Glibc
+import SystemCalls
 
 /// `singletond decode [FILE|-]`: NMEA 0183 in, gpsd-style JSON lines out (TPV per fix cycle, SKY per view).
 ///
@@ -51,7 +52,7 @@ package enum DecodeCommand {
         do throws(UsageError) {
             switch try parse(arguments) {
             case .help:
-                writeAll(2, Array((usage + "\n").utf8))
+                report(usage + "\n")
                 return 0
             case .decode(let path, let name):
                 (input, device) = (path, name)
@@ -66,7 +67,7 @@ package enum DecodeCommand {
             do throws(Errno) {
                 fd = try System.open(input, O_RDONLY)
             } catch {
-                writeAll(2, Array("singletond decode: cannot open '\(input)': \(error)\n".utf8))
+                report("singletond decode: cannot open '\(input)': \(error)\n")
                 return 1
             }
         }
@@ -76,7 +77,7 @@ package enum DecodeCommand {
     }
 
     private static func usageError(_ message: String) -> Int32 {
-        writeAll(2, Array("singletond decode: \(message)\n\(usage)\n".utf8))
+        report("singletond decode: \(message)\n\(usage)\n")
         return 64
     }
 
@@ -96,24 +97,24 @@ package enum DecodeCommand {
                     try System.read(fd, into: UnsafeMutableRawBufferPointer(bytes))
                 }
             } catch {
-                writeAll(2, Array("singletond decode: cannot read '\(name)': \(error)\n".utf8))
+                report("singletond decode: cannot read '\(name)': \(error)\n")
                 failed = true
                 break
             }
             if count == 0 { break }
             chunk.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), writingTo: &lines) }
             if lines.bytes.count >= flushAt {
-                writeFailure = writeAll(1, lines.bytes)
+                writeFailure = output(lines.bytes)
                 if writeFailure != nil { break }
                 lines.bytes.removeAll(keepingCapacity: true)
             }
         }
         if !failed && writeFailure == nil {
             decoder.finish(writingTo: &lines)
-            writeFailure = writeAll(1, lines.bytes)
+            writeFailure = output(lines.bytes)
         }
         if let writeFailure {
-            writeAll(2, Array("singletond decode: cannot write output: \(writeFailure)\n".utf8))
+            report("singletond decode: cannot write output: \(writeFailure)\n")
         }
         let s = decoder.statistics
         let summary =
@@ -121,20 +122,22 @@ package enum DecodeCommand {
             + "bad checksum \(s.badChecksum), too long \(s.tooLong), unknown \(s.unsupported), "
             + "malformed \(s.malformed), truncated \(s.truncated), noise bytes \(s.noiseBytes), "
             + "fixes \(s.fixes), sky \(s.skyViews)\n"
-        writeAll(2, Array(summary.utf8))
+        report(summary)
         return failed || writeFailure != nil ? 1 : 0
     }
 
-    /// Writes all of `bytes` to `fd`, retrying short writes; the failure, or `nil` when all went out.
-    @discardableResult
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Errno? {
-        bytes.withUnsafeBytes { buffer in
-            do throws(Errno) {
-                try System.writeAll(fd, buffer)
-                return nil
-            } catch {
-                return error
-            }
+    /// Writes `text` to standard error; a message that cannot be written is lost, as there is nowhere to say so.
+    private static func report(_ text: String) {
+        _ = try? System.writeAll(2, Array(text.utf8))
+    }
+
+    /// Writes all of `bytes` to standard output; the failure, or `nil` when all went out.
+    private static func output(_ bytes: [UInt8]) -> Errno? {
+        do throws(Errno) {
+            try System.writeAll(1, bytes)
+            return nil
+        } catch {
+            return error
         }
     }
 }

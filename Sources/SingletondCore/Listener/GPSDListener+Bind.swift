@@ -1,5 +1,6 @@
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 extension GPSDListener {
     /// Creates a TCP socket bound to `address` and listening; call ``start()`` to serve.

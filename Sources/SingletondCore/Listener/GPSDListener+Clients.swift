@@ -1,5 +1,6 @@
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 /// Accepting clients, reading their bytes and answering their requests, all on the listener's thread.
 extension GPSDListener {

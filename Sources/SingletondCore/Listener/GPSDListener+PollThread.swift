@@ -1,5 +1,6 @@
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 /// The listener's thread: it waits in `poll(2)` on the wake pipe, the listening socket and every client, then
 /// writes, reads and answers, closes idle and finished clients and accepts new ones, until the listener stops.

@@ -1,6 +1,6 @@
-import GNSSLocation
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 /// The gpsd-protocol listener: a TCP socket speaking gpsd 3.22's JSON protocol to clients such as `gpspipe`, `cgps`
 /// and the `gps` Python module.
@@ -62,7 +62,7 @@ package final class GPSDListener: Sendable {
     }
 
     /// Starts serving on a thread of its own; throws when the system refuses another thread.
-    package func start() throws(GNSSLocation.Errno) {
+    package func start() throws(Errno) {
         state.withLock { $0.started = true }
         do throws(Errno) {
             try System.startThread(named: "singletond-gpsd") { [self] in self.run() }

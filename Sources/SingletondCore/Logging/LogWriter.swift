@@ -1,5 +1,6 @@
 import GNSSProtocol
 import SingletonRegistry
+import SystemCalls
 
 /// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line.
 ///
@@ -52,7 +53,7 @@ package final class LogWriter: Sendable {
         }
         line.append(0x0A)
         // A log line that cannot be written is dropped: there is nowhere to report it.
-        line.withUnsafeBytes { buffer in _ = try? System.writeAll(fd, buffer) }
+        _ = try? System.writeAll(fd, line)
     }
 
     /// Writes a line that can repeat for one `cause` (a client looping on a request, a job run again and again) at

@@ -1,8 +1,8 @@
 import Dispatch
-import GNSSLocation
 import Glibc
 import SingletonRegistry
 import Synchronization
+import SystemCalls
 
 /// Where the daemon writes its TPV lines: standard output or a file, one `write(2)` per line.
 ///
@@ -19,7 +19,7 @@ package final class FixOutput: Sendable {
     package static let maximumPendingBytes = 1 << 20
 
     /// Writes bytes to a descriptor as `write(2)` does: how many it took, or the failure.
-    package typealias Writer = @Sendable (Int32, UnsafeRawBufferPointer) throws(GNSSLocation.Errno) -> Int
+    package typealias Writer = @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int
 
     private struct State {
         var fd: Int32

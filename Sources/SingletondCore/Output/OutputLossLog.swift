@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What ``FixOutput`` says about TPV lines it could not write, so that a broken output costs a few log lines, not one
 /// per fix.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Opens the output file by walking its path one component at a time, so that no symbolic link another user
 /// planted, in a directory of the path or at its end, chooses where a root daemon writes.

@@ -1,4 +1,5 @@
 import SingletonRegistry
+import SystemCalls
 
 /// The last part to start: the control socket begins answering, systemd hears that the daemon is ready, and the
 /// watchdog pings begin. The first to stop: no new client is accepted during the shutdown.

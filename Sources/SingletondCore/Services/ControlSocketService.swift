@@ -1,4 +1,5 @@
 import SingletonRegistry
+import SystemCalls
 
 /// The control socket, bound (in its private directory, when it is the default one) but not yet serving; closed,
 /// with its clients, after the registry's managers have ended, so that a cancelled survey still sends its partial

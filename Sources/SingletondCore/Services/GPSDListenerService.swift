@@ -2,6 +2,7 @@ import GNSSLocation
 import GNSSProtocol
 import Observation
 import SingletonRegistry
+import SystemCalls
 
 /// The gpsd-protocol listener (`--listen`): bound and serving once the registry's managers run, fed from
 /// `appSingletons.locationManager` (a TPV per fix, a SKY when the satellite view changes, a DEVICE when the source

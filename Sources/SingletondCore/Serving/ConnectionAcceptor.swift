@@ -1,5 +1,6 @@
 import Glibc
 import SingletonRegistry
+import SystemCalls
 
 /// Takes connections off a listening socket for a poll thread, the one thread that owns it, without spinning on a
 /// socket that stays ready and without flooding the log.

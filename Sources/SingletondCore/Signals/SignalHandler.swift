@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import SingletonRegistry
 import Synchronization
+import SystemCalls
 
 /// Turns SIGTERM, SIGINT and SIGHUP into events, with Dispatch signal sources rather than signal handlers.
 ///

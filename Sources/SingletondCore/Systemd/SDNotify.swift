@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Speaks systemd's sd_notify protocol without libsystemd: one datagram per message to `$NOTIFY_SOCKET`.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import SingletonRegistry
 import Synchronization
+import SystemCalls
 import TestSupport
 
 /// Writes the same bytes to a descriptor (a FIFO a daemon reads its source from) again and again on a thread of its
@@ -14,17 +15,7 @@ final class FIFOWriter: Sendable {
         Thread { [self] in
             defer { finished.signal() }
             for _ in 0..<passes where !stopping.load(ordering: .relaxed) {
-                let complete = bytes.withUnsafeBytes { buffer in
-                    var offset = 0
-                    while offset < buffer.count {
-                        let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                        if count < 0, errno == EINTR { continue }
-                        guard count > 0 else { return false }
-                        offset += count
-                    }
-                    return true
-                }
-                guard complete else { return }
+                guard (try? System.writeAll(fd, bytes)) != nil else { return }
                 written.add(1, ordering: .relaxed)
             }
         }.start()

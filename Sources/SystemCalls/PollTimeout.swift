@@ -1,7 +1,7 @@
 /// Converts durations to `poll(2)` timeouts.
-enum PollTimeout {
+package enum PollTimeout {
     /// Whole milliseconds, rounded up so that a wait never ends before its deadline, capped at `Int32.max`.
-    static func milliseconds(_ duration: Duration) -> Int32 {
+    package static func milliseconds(_ duration: Duration) -> Int32 {
         guard duration > .zero else { return 0 }
         let (seconds, attoseconds) = duration.components
         let ms = seconds.multipliedReportingOverflow(by: 1_000)

@@ -1,7 +1,7 @@
 /// A system call's failure: the `errno` it set.
 ///
 /// Its ``description`` is the system's text for the code (`strerror`), so `"cannot bind: \(error)"` reads as the
-/// daemon's messages always have. The daemon's system calls throw it too.
+/// daemon's messages always have.
 package struct Errno: Error, Equatable, CustomStringConvertible {
     /// The `errno` value.
     package let code: Int32
