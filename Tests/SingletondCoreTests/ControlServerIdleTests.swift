@@ -26,7 +26,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("c.sock")
         let clock = TestClock()
-        let limits = ControlServerLimits(maximumClients: 4, idleTimeout: .seconds(60))
+        let limits = ClientLimits(maximumClients: 4, idleTimeout: .seconds(60))
         let server = try ControlServer.bind(path: path, limits: limits, logger: logger, clock: clock)
         try server.start(handler: Self.handler)
 

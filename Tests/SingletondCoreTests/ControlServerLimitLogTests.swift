@@ -16,7 +16,7 @@ import Testing
         let log = try CapturedLog(in: directory)
         let clock = TestClock()
         let server = try ControlServer.bind(
-            path: directory.file("c.sock"), limits: ControlServerLimits(maximumClients: 1), logger: log.logger,
+            path: directory.file("c.sock"), limits: ClientLimits(maximumClients: 1), logger: log.logger,
             clock: clock)
         try server.start { _, connection in connection.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
 

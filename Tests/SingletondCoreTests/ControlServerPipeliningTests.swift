@@ -19,7 +19,7 @@ import Testing
     }
 
     private func withServer(
-        limits: ControlServerLimits, _ body: (ControlServer, String) async throws -> Void
+        limits: ClientLimits, _ body: (ControlServer, String) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -34,7 +34,7 @@ import Testing
     /// reply is read get two thousand `ERROR` replies (the server answered 331 and then held the client forever,
     /// its 32 KiB of replies flushed and its other lines waiting).
     @Test func everyLineOfAClientThatSendsBeforeReadingGetsItsError() async throws {
-        try await withServer(limits: ControlServerLimits()) { server, path in
+        try await withServer(limits: ClientLimits()) { server, path in
             let client = try #require(StreamClient(path: path))
             let lines = Array(String(repeating: "garbage\n", count: 2_000).utf8)
             #expect(await blocking { client.send(bytes: lines) })
@@ -47,7 +47,7 @@ import Testing
     /// Runs of invalid lines that fill half the reply queue, each followed by a `status` request answered from
     /// the handler's task: every reply comes, in the order of the requests.
     @Test func runsOfErrorsBetweenStatusRequestsAreAllAnswered() async throws {
-        try await withServer(limits: ControlServerLimits(maximumQueuedBytes: 4_096)) { server, path in
+        try await withServer(limits: ClientLimits(maximumQueuedBytes: 4_096)) { server, path in
             let client = try #require(StreamClient(path: path))
             let run = String(repeating: "garbage\n", count: 40) + "{\"cmd\":\"status\"}\n"
             let requests = Array(String(repeating: run, count: 50).utf8)

@@ -21,7 +21,7 @@ import Testing
     }
 
     private func withServer(
-        limits: ControlServerLimits = ControlServerLimits(), _ body: (ControlServer, String) async throws -> Void
+        limits: ClientLimits = ClientLimits(), _ body: (ControlServer, String) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func anOverlongRequestIsRefusedAndSkipped() async throws {
-        try await withServer(limits: ControlServerLimits(maximumLineBytes: 64)) { _, path in
+        try await withServer(limits: ClientLimits(maximumLineBytes: 64)) { _, path in
             let client = try #require(StreamClient(path: path))
             client.send(String(repeating: "x", count: 10_000))
             #expect(await client.readLine()?.contains("request longer than 64 bytes") == true)
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func clientsBeyondTheLimitAreToldAndClosed() async throws {
-        try await withServer(limits: ControlServerLimits(maximumClients: 4)) { server, path in
+        try await withServer(limits: ClientLimits(maximumClients: 4)) { server, path in
             var clients: [StreamClient] = []
             for _ in 0..<4 {
                 let client = try #require(StreamClient(path: path))
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func aWatcherThatDoesNotReadIsDroppedOthersKeepGettingLines() async throws {
-        try await withServer(limits: ControlServerLimits(maximumQueuedBytes: 16_384)) { server, path in
+        try await withServer(limits: ClientLimits(maximumQueuedBytes: 16_384)) { server, path in
             let sleeper = try #require(StreamClient(path: path))
             sleeper.send("{\"cmd\":\"watch\"}\n")
             #expect(await sleeper.readLine() == "{\"class\":\"WATCH\"}")
@@ -117,7 +117,7 @@ import Testing
     /// server serves no new request while a client's replies back up, so its queue never overflows (such a client
     /// was dropped as "client does not read its replies" after about a thousand).
     @Test func aPipeliningClientThatReadsLateGetsEveryReply() async throws {
-        try await withServer(limits: ControlServerLimits(maximumQueuedBytes: 4_096)) { server, path in
+        try await withServer(limits: ClientLimits(maximumQueuedBytes: 4_096)) { server, path in
             let client = try #require(StreamClient(path: path))
             let requests = Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 10_000).utf8)
             // The requests go out from a thread of their own, as fast as the socket takes them, while this task

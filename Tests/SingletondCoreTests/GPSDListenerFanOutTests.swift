@@ -22,7 +22,7 @@ import Testing
         arguments: [1, 10, 200])
     func everyWatcherGetsEveryFixInOrder(watchers: Int) async throws {
         #expect(SingletondFaultTests.raiseOpenFileLimit(to: 2 * watchers + 256))
-        try await GPSDListenerServiceTests.withService(limits: GPSDListenerLimits(maximumClients: 256)) {
+        try await GPSDListenerServiceTests.withService(limits: ClientLimits(maximumClients: 256)) {
             service, port in
             let swarm = try #require(await blocking { WatcherSwarm(port: port, count: watchers) })
             defer { swarm.close() }

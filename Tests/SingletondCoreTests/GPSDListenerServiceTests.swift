@@ -29,7 +29,7 @@ import Testing
 
     /// Starts the service on a free port; `body` runs with it and the port, and the service is shut down after.
     static func withService(
-        limits: GPSDListenerLimits = GPSDListenerLimits(), _ body: (GPSDListenerService, UInt16) async throws -> Void
+        limits: ClientLimits = ClientLimits(), _ body: (GPSDListenerService, UInt16) async throws -> Void
     ) async throws {
         let port = try freePort()
         let service = GPSDListenerService(
@@ -90,7 +90,7 @@ import Testing
 
     @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: GPSDListenerServiceTests.fixes(20_000)) })
     func aClientThatDoesNotReadLosesItsOldestReportsAndIsToldHowMany() async throws {
-        let limits = GPSDListenerLimits(maximumQueuedBytes: 8 * 1_024)
+        let limits = ClientLimits(maximumQueuedBytes: 8 * 1_024)
         try await Self.withService(limits: limits) { service, port in
             let slow = try #require(StreamClient(port: port, receiveBuffer: 4_096))
             let reader = try #require(StreamClient(port: port))
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aClientThatNeitherWatchesNorAsksIsClosedAndAWatcherStays() async throws {
-        try await Self.withService(limits: GPSDListenerLimits(idleTimeout: .milliseconds(300))) { service, port in
+        try await Self.withService(limits: ClientLimits(idleTimeout: .milliseconds(300))) { service, port in
             let watcher = try #require(StreamClient(port: port))
             watcher.send("?WATCH={\"enable\":true}\n")
             #expect(await watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)

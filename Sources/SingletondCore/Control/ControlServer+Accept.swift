@@ -2,7 +2,7 @@ import Glibc
 import SystemCalls
 
 /// Accepting clients on the poll thread: only this daemon's user and root, and at most
-/// ``ControlServerLimits/maximumClients`` at a time; a refused client is told why, and the refusals are logged
+/// ``ClientLimits/maximumClients`` at a time; a refused client is told why, and the refusals are logged
 /// once, then counted. Out of file descriptors, the ``ConnectionAcceptor`` sheds waiting clients.
 extension ControlServer {
     func acceptClients(_ acceptor: inout ConnectionAcceptor) {

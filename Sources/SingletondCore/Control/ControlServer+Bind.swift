@@ -12,7 +12,7 @@ extension ControlServer {
     /// - Throws: ``ControlServerError`` when another daemon listens there, the path is not a socket, or a system
     ///   call fails.
     package static func bind(
-        path: String, limits: ControlServerLimits = ControlServerLimits(), logger: LogWriter, clock: any Clock<Duration>
+        path: String, limits: ClientLimits = ClientLimits(), logger: LogWriter, clock: any Clock<Duration>
     ) throws(ControlServerError) -> ControlServer {
         func failure(_ reason: String) -> ControlServerError { ControlServerError(path: path, reason: reason) }
         func systemFailure(_ what: String, _ error: Errno) -> ControlServerError { failure("\(what): \(error)") }

@@ -11,7 +11,7 @@ import SystemCalls
 /// so its replies come in the order of its requests. Replies and watcher lines are queued per client under a
 /// lock (an ``SanitizerVisibleMutex``) and written without blocking.
 ///
-/// What a client can cost is bounded by ``ControlServerLimits``: the request line length, the number of clients,
+/// What a client can cost is bounded by ``ClientLimits``: the request line length, the number of clients,
 /// and the bytes queued for one client (a watcher that does not read is dropped, not buffered).
 package final class ControlServer: Sendable {
     /// Handles one request; replies with ``ControlConnection/send(_:)``. The next request of the same client waits
@@ -34,7 +34,7 @@ package final class ControlServer: Sendable {
         var request: Task<Void, Never>?
 
         /// Whether the client waits for nothing from the server: not a watcher, no request in flight, nothing
-        /// queued, and still connected. Such a client is closed after ``ControlServerLimits/idleTimeout``.
+        /// queued, and still connected. Such a client is closed after ``ClientLimits/idleTimeout``.
         var isIdle: Bool { !watching && !busy && output.isEmpty && !isGone }
 
         /// Whether nobody can read this client's replies any more.
@@ -70,7 +70,7 @@ package final class ControlServer: Sendable {
     /// The socket's path.
     package let path: String
     /// The limits on clients.
-    package let limits: ControlServerLimits
+    package let limits: ClientLimits
     let logger: LogWriter
     /// The time the drop summaries are counted in: the registry's clock.
     let timeline: Timeline
@@ -81,7 +81,7 @@ package final class ControlServer: Sendable {
     let state = SanitizerVisibleMutex(State())
 
     init(
-        path: String, limits: ControlServerLimits, logger: LogWriter, clock: any Clock<Duration>, listenFD: Int32,
+        path: String, limits: ClientLimits, logger: LogWriter, clock: any Clock<Duration>, listenFD: Int32,
         wakeRead: Int32, wakeWrite: Int32, identity: (UInt64, UInt64)
     ) {
         self.path = path

@@ -8,7 +8,7 @@ extension GPSDListener {
     /// - Throws: ``SingletondStartError`` naming the address and the system's reason (the port is taken, the address
     ///   is not this host's).
     package static func bind(
-        _ address: ListenAddress, devicePath: String, limits: GPSDListenerLimits = GPSDListenerLimits(),
+        _ address: ListenAddress, devicePath: String, limits: ClientLimits = ClientLimits(),
         logger: LogWriter, clock: any Clock<Duration>
     ) throws(SingletondStartError) -> GPSDListener {
         func failure(_ what: String, _ error: Errno) -> SingletondStartError {

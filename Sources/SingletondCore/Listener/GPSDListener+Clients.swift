@@ -4,7 +4,7 @@ import SystemCalls
 
 /// Accepting clients, reading their bytes and answering their requests, all on the listener's thread.
 extension GPSDListener {
-    /// Accepts every waiting connection: at most ``GPSDListenerLimits/maximumClients`` at a time, each greeted with
+    /// Accepts every waiting connection: at most ``ClientLimits/maximumClients`` at a time, each greeted with
     /// the `VERSION` object; one over the limit is told why and closed, and the refusals are counted in the log. Out
     /// of file descriptors, the ``ConnectionAcceptor`` sheds waiting clients.
     func acceptClients(_ acceptor: inout ConnectionAcceptor, now: ContinuousClock.Instant) {
@@ -65,7 +65,7 @@ extension GPSDListener {
     }
 
     /// Adds `bytes` to the client's input and answers every complete request in it; skips the rest of a request
-    /// longer than ``GPSDListenerLimits/maximumLineBytes``.
+    /// longer than ``ClientLimits/maximumLineBytes``.
     func receive(
         _ bytes: ArraySlice<UInt8>, client: inout GPSDListenerClient, state: inout State, now: ContinuousClock.Instant
     ) {

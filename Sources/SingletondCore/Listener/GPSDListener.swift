@@ -10,7 +10,7 @@ import SystemCalls
 /// registry. Reports come from ``publish(_:)`` on any thread: each client has its own bounded queue, written without
 /// blocking, so a client that does not read loses its oldest reports and delays nobody.
 ///
-/// What a client can cost is bounded by ``GPSDListenerLimits``.
+/// What a client can cost is bounded by ``ClientLimits``.
 package final class GPSDListener: Sendable {
     struct State {
         var clients: [Int: GPSDListenerClient] = [:]
@@ -34,7 +34,7 @@ package final class GPSDListener: Sendable {
     package let address: ListenAddress
     /// The device path the reports name: the daemon's source.
     package let devicePath: String
-    package let limits: GPSDListenerLimits
+    package let limits: ClientLimits
     let logger: LogWriter
     let timeline: Timeline
     let listenFD: Int32
@@ -43,7 +43,7 @@ package final class GPSDListener: Sendable {
     let state = SanitizerVisibleMutex(State())
 
     init(
-        address: ListenAddress, devicePath: String, limits: GPSDListenerLimits, logger: LogWriter,
+        address: ListenAddress, devicePath: String, limits: ClientLimits, logger: LogWriter,
         clock: any Clock<Duration>, listenFD: Int32, wake: (read: Int32, write: Int32)
     ) {
         self.address = address

@@ -10,12 +10,12 @@ import SystemCalls
 package final class GPSDListenerService: SingletondService {
     private let address: ListenAddress
     private let devicePath: String
-    private let limits: GPSDListenerLimits
+    private let limits: ClientLimits
     private let logger: LogWriter
     private let running = StartedValue<(listener: GPSDListener, feed: Task<Void, Never>)>("the gpsd listener")
 
     package init(
-        address: ListenAddress, devicePath: String, limits: GPSDListenerLimits = GPSDListenerLimits(),
+        address: ListenAddress, devicePath: String, limits: ClientLimits = ClientLimits(),
         logger: LogWriter
     ) {
         self.address = address
