@@ -5,8 +5,10 @@ import Testing
 /// (`SingletonRegistryTesting.SwiftTestingContext`) in any process that links this module, so a test that reads a
 /// value it did not replace gets a value of its own, made from the key's test value.
 enum SwiftTestingContext: SingletonTestContext {
-    /// The running test, from `Test.current`, which the test's child tasks and `Task {}` inherit.
+    /// The running test: an explicit scope's, or Swift Testing's `Test.current`; the test's child tasks and `Task {}`
+    /// inherit either.
     static func currentTest() -> SingletonTestIdentity? {
+        if let explicit = ExplicitTest.current { return explicit.identity }
         guard let test = Test.current else { return nil }
         let name = test.displayName ?? test.name
         // The cases of a parameterised test run beside each other: each is a test of its own here. Swift Testing
@@ -17,8 +19,10 @@ enum SwiftTestingContext: SingletonTestContext {
         return SingletonTestIdentity(id: AnyHashable([AnyHashable(test.id), AnyHashable("\(testCase)")]), name: name)
     }
 
-    /// Records `message` against the running test.
+    /// Records `message` against the running test: the explicit one of ``withTestSingletons(named:reportingIssues:_:isolation:operation:)``,
+    /// or Swift Testing's.
     static func recordIssue(_ message: String) {
+        if let explicit = ExplicitTest.current { return explicit.reportIssue(message) }
         Issue.record(Comment(rawValue: message))
     }
 

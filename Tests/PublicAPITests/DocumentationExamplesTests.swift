@@ -59,6 +59,20 @@ extension AppSingletons {
         #expect(alerts == ["fog"])
     }
 
+    /// README.md and TestingWithOverrides.md: code Swift Testing does not run says it is a test, as a user writes it
+    /// (its issues would go to `XCTFail`; here, to the running test).
+    @Test func codeOutsideSwiftTestingSaysItIsATest() async throws {
+        let alerts = try await Task.detached {
+            try await withTestSingletons(
+                named: "testAlerts", reportingIssues: { Issue.record(Comment(rawValue: $0)) },
+                { $0.forecastClient.alerts = { ["fog"] } }
+            ) {
+                try await appSingletons.forecastClient.alerts()
+            }
+        }.value
+        #expect(alerts == ["fog"])
+    }
+
     @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
     func oneEndpointIsReplaced() async throws {
         let client = await appSingletons.forecastClient
