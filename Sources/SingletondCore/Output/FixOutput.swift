@@ -102,23 +102,16 @@ package final class FixOutput: Sendable {
     /// for free space, holding every later line in the queue; a pipe or a FIFO needs neither, since a line shorter
     /// than `PIPE_BUF` goes into it whole or not at all.
     private func writeLine(_ line: [UInt8], to fd: Int32) -> Int32? {
-        var offset = 0
-        let failure = line.withUnsafeBytes { buffer -> Int32? in
-            while offset < buffer.count {
-                do throws(Errno) {
-                    let written = try writeBytes(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-                    guard written > 0 else { return EIO }
-                    offset += written
-                } catch {
-                    return error.code
-                }
-            }
+        var written = 0
+        do throws(Errno) {
+            try System.writeAll(fd, line, written: &written, using: writeBytes)
             return nil
+        } catch {
+            if written > 0, let file = try? System.status(of: fd), file.st_mode & S_IFMT == S_IFREG {
+                try? System.truncate(fd, to: file.st_size - off_t(written))
+            }
+            return error.code
         }
-        if failure != nil, offset > 0, let file = try? System.status(of: fd), file.st_mode & S_IFMT == S_IFREG {
-            try? System.truncate(fd, to: file.st_size - off_t(offset))
-        }
-        return failure
     }
 
     /// Closes and reopens the file (after log rotation moved it); does nothing for standard output.
