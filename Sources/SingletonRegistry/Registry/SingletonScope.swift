@@ -99,7 +99,7 @@ package final class SingletonScope {
     @usableFromInline
     func deactivate() -> Bool {
         ActiveScopes.release(token)
-        return singletons.ownBoxesContain { !$0.isLive && $0.lifecycle != nil }
+        return singletons.ownBoxesContain { !$0.isLive && $0.hasLifecycle }
     }
 
     /// Shuts down the values this scope replaced that have a lifecycle, in reverse order, then the values it made
