@@ -6,12 +6,11 @@
 /// members of ``AppSingletons`` that call it are isolated, and the compiler hops to the actor before each).
 @RegistryActor
 enum ScopeReadTable {
-    /// One slot's token (0 where free), its container, and the scope that owns the container (``ActiveScopes``
-    /// finds its scopes here).
+    /// One slot's token (0 where free) and its scope, held as the container it is (``ActiveScopes`` finds its
+    /// scopes here).
     struct Entry {
         var token: UInt64
         var singletons: AppSingletons?
-        var scope: SingletonScope?
     }
 
     /// The entries, `nil` until the first scope; grown, never freed.
@@ -58,7 +57,7 @@ enum ScopeReadTable {
         precondition(slot != 0, "slot 0 holds no scope")
         if tokenLocal == nil { tokenLocal = Unmanaged.passUnretained(SingletonScope.tokenLocal) }
         if slot >= capacity { grow(toHold: slot) }
-        entries.unsafelyUnwrapped[slot] = Entry(token: token, singletons: scope?.singletons, scope: scope)
+        entries.unsafelyUnwrapped[slot] = Entry(token: token, singletons: scope)
     }
 
     /// The token of the scope in `slot`, 0 where none is (or the table has no such entry yet).
@@ -68,7 +67,9 @@ enum ScopeReadTable {
 
     /// The scope in `slot`, if any.
     static func scope(in slot: Int) -> SingletonScope? {
-        slot < capacity ? entries.unsafelyUnwrapped[slot].scope : nil
+        guard slot < capacity, let singletons = entries.unsafelyUnwrapped[slot].singletons else { return nil }
+        // Only `set(slot:token:scope:)` stores here, and it stores scopes.
+        return unsafeDowncast(singletons, to: SingletonScope.self)
     }
 
     /// Makes room for an entry at `slot`, keeping the entries there are and freeing the new ones.
@@ -77,7 +78,7 @@ enum ScopeReadTable {
         let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
         if let entries { grown.moveInitialize(from: entries, count: capacity) }
         (grown + capacity).initialize(
-            repeating: Entry(token: 0, singletons: nil, scope: nil), count: newCapacity - capacity)
+            repeating: Entry(token: 0, singletons: nil), count: newCapacity - capacity)
         entries?.deallocate()
         entries = grown
         capacity = newCapacity
