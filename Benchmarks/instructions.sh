@@ -39,6 +39,9 @@ cases=(
   "gpsd.writeTPV|1|30000|TPV write, per line"
   "gpsd.writeSKY|1|8000|SKY write (30 satellites), per line"
   "registry.read|1|1200000|registry read (a manager, no scope active)"
+  "registry.scope|1|50000|withSingletons replacing one value, entered and left"
+  "tasklocal.scope|1|50000|async TaskLocal.withValue, entered and left"
+  "location.deliver.noSubscriber|1|120000|deliver(fix) from the pool, no subscriber"
 )
 # --quick: a quarter of the work.
 scale=1
@@ -50,7 +53,7 @@ count() { # case operations -> total instructions of the run
 }
 
 results=""
-printf '%-16s %14s  %s\n' "case" "instr/unit" "unit"
+printf '%-30s %14s  %s\n' "case" "instr/unit" "unit"
 for entry in "${cases[@]}"; do
   IFS='|' read -r name per long unit <<<"$entry"
   large=$((long / scale))
@@ -59,7 +62,7 @@ for entry in "${cases[@]}"; do
   high=$(count "$name" "$large")
   [ -n "$low" ] && [ -n "$high" ] || { echo "instructions.sh: callgrind gave no count for $name" >&2; exit 1; }
   figure=$(awk -v h="$high" -v l="$low" -v n=$((large - small)) -v p="$per" 'BEGIN { printf "%.1f", (h - l) / n / p }')
-  printf '%-16s %14s  %s\n' "$name" "$figure" "$unit"
+  printf '%-30s %14s  %s\n' "$name" "$figure" "$unit"
   results+="$name $figure"$'\n'
 done
 [ -z "$output" ] || printf '%s' "$results" >"$output"

@@ -30,6 +30,7 @@ enum CaseCatalog {
             Cases.registryReadOverridden,
             Cases.registryReadTwentyKeys,
             Cases.registryReadTwentyKeysOverridden,
+            Cases.taskLocalScope,
             Cases.registryScope,
             Cases.registryHop,
             Cases.gpsdParseTPV,
@@ -71,6 +72,13 @@ enum CaseCatalog {
         ),
         RatioCheck("registry.scope <= 500 ns", numerator: ["registry.scope"], denominator: [], limit: 500),
         RatioCheck(
+            "registry.scope <= 5 x tasklocal.scope",
+            numerator: ["registry.scope"],
+            denominator: ["tasklocal.scope"],
+            limit: 5,
+            interleaved: true
+        ),
+        RatioCheck(
             "registry.hop <= 1.2 x actor.call", numerator: ["registry.hop"], denominator: ["actor.call"], limit: 1.2),
         RatioCheck(
             "location.fixDelivery <= 1.5 x asyncstream.handoff",
@@ -82,7 +90,8 @@ enum CaseCatalog {
             "location.deliver.noSubscriber <= 4 x registry.hop",
             numerator: ["location.deliver.noSubscriber"],
             denominator: ["registry.hop"],
-            limit: 4
+            limit: 4,
+            interleaved: true
         ),
         RatioCheck("gpsd.parseTPV <= 1,500 ns", numerator: ["gpsd.parseTPV"], denominator: [], limit: 1_500),
         RatioCheck("gpsd.parseSKY <= 6,000 ns", numerator: ["gpsd.parseSKY"], denominator: [], limit: 6_000),

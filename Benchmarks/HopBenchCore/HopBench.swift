@@ -154,13 +154,24 @@ public enum HopBench {
 
         let runner = Runner(configuration: configuration)
         // Interleaved: run 1 of every case, then run 2 of every case, ..., so that both sides of a ratio row see the
-        // same phases of a noisy machine.
+        // same phases of a noisy machine; the cases of an `interleaved` row, at the place of the first of them, sample
+        // by sample in turn.
         let rounds = Swift.max(1, configuration.runs)
+        let groups = InterleavedRuns.groups(of: selected, ratios: ratios)
+        let groupOf = Dictionary(groups.flatMap { group in group.map { ($0, group) } }, uniquingKeysWith: { a, _ in a })
         var runs = Array(repeating: [RunMeasurement](), count: selected.count)
         for round in 1...rounds {
             for (index, benchmark) in selected.enumerated() {
-                printError("  measuring \(benchmark.name) (run \(round) of \(rounds))")
-                runs[index].append(await runner.measureRun(benchmark))
+                guard let group = groupOf[index] else {
+                    printError("  measuring \(benchmark.name) (run \(round) of \(rounds))")
+                    runs[index].append(await runner.measureRun(benchmark))
+                    continue
+                }
+                guard group[0] == index else { continue }
+                let names = group.map { selected[$0].name }.joined(separator: " + ")
+                printError("  measuring \(names) in turn (run \(round) of \(rounds))")
+                let measured = await runner.measureRun(of: group.map { selected[$0] })
+                for (member, measurement) in zip(group, measured) { runs[member].append(measurement) }
             }
         }
         var results = selected.indices.map { Runner.result(of: selected[$0], runs: runs[$0]) }

@@ -10,13 +10,19 @@ public struct RatioCheck: Sendable {
     public var denominator: [String]
     /// The largest acceptable ratio; nil for a row that only informs.
     public var limit: Double?
+    /// Whether the row's cases are measured sample by sample in turn within each run (``Runner/measureRun(of:)``),
+    /// so that a slow phase of the machine shorter than a run lands on both sides alike.
+    public var interleaved: Bool
 
-    /// A ratio row.
-    public init(_ name: String, numerator: [String], denominator: [String], limit: Double? = nil) {
+    /// A ratio row; `interleaved` measures its cases sample by sample in turn.
+    public init(
+        _ name: String, numerator: [String], denominator: [String], limit: Double? = nil, interleaved: Bool = false
+    ) {
         self.name = name
         self.numerator = numerator
         self.denominator = denominator
         self.limit = limit
+        self.interleaved = interleaved
     }
 
     /// Evaluates the row on `results`; the row is skipped when one of its cases did not run.

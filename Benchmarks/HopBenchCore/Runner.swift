@@ -83,7 +83,7 @@ public struct Runner: Sendable {
     }
 
     /// Warms the case up and, for a batched case, finds the inner-loop size whose sample takes the target time.
-    private func warmUp(_ body: BenchmarkCase.Body) async -> Int {
+    func warmUp(_ body: BenchmarkCase.Body) async -> Int {
         let deadline = MonotonicClock.now() &+ configuration.warmupNanoseconds
         switch body {
         case .batched(let run):

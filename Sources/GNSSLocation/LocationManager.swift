@@ -21,7 +21,7 @@ open class LocationManager: ManagedSingleton {
     /// Observable together with ``fixCount``: both change in the one mutation each fix makes.
     public var lastFix: Fix? {
         access(keyPath: LocationManager.lastFixPath)
-        return latestFix
+        return deliveredFixes == 0 ? nil : latestFix
     }
     /// The latest satellite view.
     public private(set) var satellites: SkyView?
@@ -55,7 +55,9 @@ open class LocationManager: ManagedSingleton {
     /// mutation per fix instead of two, and no comparison of the old fix with the new one.
     /// Unchecked for exclusivity: only the actor touches them, each in one assignment that calls nothing, and the
     /// mutation's closure made every fix pay for a dynamic check (CONCURRENCY.md, "The open registry").
-    @ObservationIgnored @exclusivity(unchecked) private var latestFix: Fix?
+    /// The fix is kept as a `Fix`, not a `Fix?` (``fixCount`` says whether there is one): assigning an optional of
+    /// this ~350-byte struct went through its generic value witnesses, a third of `deliver`'s own instructions.
+    @ObservationIgnored @exclusivity(unchecked) private var latestFix = Fix()
     @ObservationIgnored @exclusivity(unchecked) private var deliveredFixes = 0
     /// `\.lastFix`, made once: a key-path literal is looked up in the runtime each time it is evaluated.
     private static let lastFixPath = \LocationManager.lastFix
@@ -138,10 +140,11 @@ open class LocationManager: ManagedSingleton {
     /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
     /// behind the observable properties), since `deliver` is no observer and need not register its reads.
     open func deliver(_ fix: Fix) {
-        withMutation(keyPath: LocationManager.lastFixPath) {
-            latestFix = fix
-            deliveredFixes += 1
-        }
+        // `withMutation`'s steps without its closure, which took the fix in by copying it twice.
+        _$observationRegistrar.willSet(self, keyPath: LocationManager.lastFixPath)
+        latestFix = fix
+        deliveredFixes += 1
+        _$observationRegistrar.didSet(self, keyPath: LocationManager.lastFixPath)
         let clock = appSingletons.clock
         lastFixInstant = clock.now
         // Another fix while fixed leaves the state alone without building a new one to compare.

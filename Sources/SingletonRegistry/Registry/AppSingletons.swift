@@ -9,18 +9,22 @@
 /// A container holds the keys that were read from it, set on it or named to ``declare(_:)``; ``entries``,
 /// ``start()`` and ``shutdown()`` cover those. Through ``appSingletons``, each member acts on the container of the
 /// calling task's scope, or on the process-wide one outside every scope.
+///
+/// Not open: code outside the module cannot subclass it. Inside, an override scope (`SingletonScope`) is its own
+/// container, a subclass, so that entering a scope makes one object instead of two; every member declared here is
+/// `final`, so calls from other modules' inlined code are direct.
 @RegistryActor
-public final class AppSingletons {
+public class AppSingletons {
     /// The values this container holds itself: all of them for a container of no scope; for a scope's container,
     /// what the scope set (and live values first read through it), in front of the enclosing container.
-    @exclusivity(unchecked) private var storage = SingletonStorage()
+    @exclusivity(unchecked) private final var storage = SingletonStorage()
     /// The container a scope's container stands in front of; `nil` for a container of no scope.
-    let enclosing: AppSingletons?
+    final let enclosing: AppSingletons?
     /// Whether this is ``appSingletons``, whose members act on the calling task's scope's container.
-    let isProcessWide: Bool
+    final let isProcessWide: Bool
     /// Whether this is ``appSingletons`` in a test process: its reads then look for the reading task's test first
     /// (``TestValues``), and so never take the fast path of a read of its own storage.
-    let servesTests: Bool
+    final let servesTests: Bool
 
     /// The process-wide container, ``appSingletons``; nonisolated so that the global constant can be made on any
     /// thread.
@@ -64,27 +68,27 @@ public final class AppSingletons {
     /// Modules declare an accessor that calls this subscript; code reads the accessor. `accessor` names it in
     /// reports (the default, `#function`, is the accessor's name).
     @inlinable
-    public subscript<Key: SingletonKey>(key: Key.Type, accessor: StaticString = #function) -> Key.Value {
+    public final subscript<Key: SingletonKey>(key: Key.Type, accessor: StaticString = #function) -> Key.Value {
         get { Self.value(in: fastReadBox(ObjectIdentifier(key)) ?? slowReadBox(key, accessor: accessor), of: key) }
         set { replace(key, with: newValue) }
     }
 
     /// Puts `value` under `key` as a replacement of its live value.
     @inlinable
-    func replace<Key: SingletonKey>(_ key: Key.Type, with value: Key.Value) {
+    final func replace<Key: SingletonKey>(_ key: Key.Type, with value: Key.Value) {
         store(SingletonBox<Key>(value, isLive: false))
     }
 
     /// Puts `box` under its key, in the container the caller acts on (``acting``).
     @usableFromInline
-    func store(_ box: AnySingletonBox) {
+    final func store(_ box: AnySingletonBox) {
         acting.storage.set(box)
     }
 
     /// The container a member called on this one acts on: for ``appSingletons``, the container of the calling
     /// task's active scope, if it has one; else, in a test, the test's own container (so that a value a test sets
     /// outside every scope is its own); otherwise this one.
-    var acting: AppSingletons {
+    final var acting: AppSingletons {
         guard isProcessWide else { return self }
         if let scoped = ScopeReadTable.containerOfCurrentTask() { return scoped.takeUnretainedValue() }
         if servesTests, let test = TestValues.context?.currentTest() { return TestValues.container(for: test) }
@@ -103,7 +107,7 @@ public final class AppSingletons {
     /// Unretained: the container's storage owns the box, and nothing can replace it before the caller, running
     /// synchronously on ``RegistryActor``, has copied the value out.
     @usableFromInline @_effects(releasenone)
-    func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+    final func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard enclosing == nil else { return chainedBox(for: id) }
         if ActiveScopes.count == 0 { return servesTests ? nil : storage.unretainedBox(for: id) }
         guard isProcessWide, !servesTests, let entry = ScopeReadTable.entryOfCurrentTask() else { return nil }
@@ -116,7 +120,7 @@ public final class AppSingletons {
     /// if it escaped an override scope; where no container up to the process-wide one holds the key, the acting
     /// container is made to hold its live value first.
     @usableFromInline
-    func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
+    final func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
         let id = ObjectIdentifier(key)
         if servesTests {
             // In a test: a replacement or a value made for the test, in the task's scopes (found without asking the
@@ -155,21 +159,21 @@ public final class AppSingletons {
     /// The unretained box under `id` that is no live value, in this container or those it stands in front of, short
     /// of the process-wide container: what a test's read takes before its own values (what non-test code set
     /// process-wide is not the test's).
-    private func chainedReplacement(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+    private final func chainedReplacement(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         if isProcessWide { return nil }
         if let box = storage.unretainedBox(for: id), !box.takeUnretainedValue().isLive { return box }
         return enclosing?.chainedReplacement(for: id)
     }
 
     /// The box this container holds itself under `id`.
-    func ownBox(for id: ObjectIdentifier) -> AnySingletonBox? {
+    final func ownBox(for id: ObjectIdentifier) -> AnySingletonBox? {
         storage.box(for: id)
     }
 
     /// The unretained box under `id` in this container or those it stands in front of; it only looks, and releases
     /// nothing.
     @_effects(releasenone)
-    private func chainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+    private final func chainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         if let box = storage.unretainedBox(for: id) { return box }
         return enclosing?.chainedBox(for: id)
     }
@@ -182,7 +186,7 @@ public final class AppSingletons {
     }
 
     /// Makes this container hold `key`'s live value (made now if the process has none yet) and returns its box.
-    private func holdLiveBox(of key: any SingletonKey.Type) -> AnySingletonBox {
+    private final func holdLiveBox(of key: any SingletonKey.Type) -> AnySingletonBox {
         func hold<Key: SingletonKey>(_ key: Key.Type) -> AnySingletonBox {
             let box = LiveSingletons.box(for: key)
             storage.set(box)
@@ -193,37 +197,37 @@ public final class AppSingletons {
 
     /// Makes this container hold each of `keys` (their live values, unless replaced), so that ``entries``,
     /// ``start()`` and ``shutdown()`` include them before anything reads them.
-    public func declare(_ keys: any SingletonKey.Type...) {
+    public final func declare(_ keys: any SingletonKey.Type...) {
         let container = acting
         for key in keys where container.box(for: ObjectIdentifier(key)) == nil { _ = container.holdLiveBox(of: key) }
     }
 
     /// Puts `key`'s live value back under it, in place of a replacement: how code that set a value process-wide
     /// (`appSingletons.longTaskManager = mock`, outside every scope) undoes it.
-    public func restoreLiveValue<Key: SingletonKey>(of key: Key.Type) {
+    public final func restoreLiveValue<Key: SingletonKey>(of key: Key.Type) {
         let container = acting
         container.storage.set(LiveSingletons.box(for: key))
     }
 
     /// Whether this container holds `key`, live or replaced.
-    public func holds(_ key: any SingletonKey.Type) -> Bool {
+    public final func holds(_ key: any SingletonKey.Type) -> Bool {
         acting.box(for: ObjectIdentifier(key)) != nil
     }
 
     /// Every key this container holds, in the order it came to hold them.
-    public var entries: [SingletonEntry] {
+    public final var entries: [SingletonEntry] {
         acting.boxes.map { SingletonEntry(name: $0.name, isLive: $0.isLive) }
     }
 
     /// The box under the key with identifier `id` in this container (not the acting one) or those it stands in
     /// front of, read without recording an escape: the registry's bookkeeping.
-    func box(for id: ObjectIdentifier) -> AnySingletonBox? {
+    final func box(for id: ObjectIdentifier) -> AnySingletonBox? {
         storage.box(for: id) ?? enclosing?.box(for: id)
     }
 
     /// The boxes this container holds, in order: the enclosing container's (with this one's replacements in
     /// their places), then the keys only this one holds.
-    var boxes: [AnySingletonBox] {
+    final var boxes: [AnySingletonBox] {
         guard let enclosing else { return Array(storage.boxes) }
         var boxes = enclosing.boxes
         var positions: [ObjectIdentifier: Int] = [:]
@@ -235,10 +239,10 @@ public final class AppSingletons {
     }
 
     /// The boxes this container holds itself, in order (for a scope's container: what it set or read first).
-    var ownBoxes: ContiguousArray<AnySingletonBox> { storage.boxes }
+    final var ownBoxes: ContiguousArray<AnySingletonBox> { storage.boxes }
 
     /// Whether a box this container holds itself satisfies `predicate`, without building ``ownBoxes``.
-    func ownBoxesContain(where predicate: (AnySingletonBox) -> Bool) -> Bool {
+    final func ownBoxesContain(where predicate: (AnySingletonBox) -> Bool) -> Bool {
         storage.contains(where: predicate)
     }
 }

@@ -3,48 +3,64 @@
 ///
 /// The answers are kept in an open-addressing table hashed by the address of the type's metadata, the way
 /// ``SingletonStorage`` finds a key: one multiplication and one comparison in the common case, where a `Dictionary`
-/// would run `Hasher` and a dynamic exclusivity check on every scope's exit.
+/// would run `Hasher` and a dynamic exclusivity check on every scope's exit. The table lives in memory this type
+/// allocates, reached through variables of trivial type, so that asking makes no lazy-initialisation check
+/// (`swift_once`), as ``ScopeReadTable`` does; only ``RegistryActor`` touches it, synchronously.
 @RegistryActor
 enum LifecycleConformance {
-    /// The types asked about, `nil` where empty; a power of two at least twice `known`.
-    @exclusivity(unchecked) private static var types = ContiguousArray<ObjectIdentifier?>(repeating: nil, count: 64)
-    /// Whether the type in the same place of `types` conforms.
-    @exclusivity(unchecked) private static var conforms = ContiguousArray<Bool>(repeating: false, count: 64)
-    /// How many types `types` holds.
+    /// One place of the table: a type asked about (`nil` where empty) and whether it conforms.
+    private struct Place {
+        var type: ObjectIdentifier?
+        var conforms: Bool
+    }
+
+    /// The places, `nil` until the first question; a power of two at least twice `known`.
+    @exclusivity(unchecked) private static var places: UnsafeMutablePointer<Place>? = nil
+    /// How many places `places` has.
+    @exclusivity(unchecked) private static var capacity = 0
+    /// How many types the table holds.
     @exclusivity(unchecked) private static var known = 0
 
     /// `value` as a lifecycle participant, when its dynamic type is one.
     static func lifecycle<Value>(of value: Value) -> (any ManagedSingleton)? {
-        let type = ObjectIdentifier(Swift.type(of: value) as Any.Type)
-        let slot = self.slot(of: type)
-        if types[slot] == type {
-            return conforms[slot] ? value as? any ManagedSingleton : nil
-        }
-        let lifecycle = value as? any ManagedSingleton
-        types[slot] = type
-        conforms[slot] = lifecycle != nil
-        known += 1
-        if known * 2 > types.count { rehash() }
-        return lifecycle
+        conforms(value) ? value as? any ManagedSingleton : nil
     }
 
-    /// The place of `type` in `types`, or the empty place where it would go.
+    /// Whether the dynamic type of `value` conforms to ``ManagedSingleton``; after the first question about a type,
+    /// answered from the table without a cast.
+    static func conforms<Value>(_ value: Value) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: value) as Any.Type)
+        if capacity == 0 { grow() }
+        let slot = self.slot(of: type)
+        if let places, places[slot].type == type { return places[slot].conforms }
+        let conforming = value is any ManagedSingleton
+        places.unsafelyUnwrapped[slot] = Place(type: type, conforms: conforming)
+        known += 1
+        if known * 2 > capacity { grow() }
+        return conforming
+    }
+
+    /// The place of `type`, or the empty place where it would go.
     private static func slot(of type: ObjectIdentifier) -> Int {
-        let mask = types.count &- 1
+        let places = places.unsafelyUnwrapped
+        let mask = capacity &- 1
         var slot = Int(truncatingIfNeeded: SingletonStorage.hash(type) >> 32) & mask
-        while let held = types[slot], held != type { slot = (slot &+ 1) & mask }
+        while let held = places[slot].type, held != type { slot = (slot &+ 1) & mask }
         return slot
     }
 
-    /// Doubles the table, putting every known type in its new place.
-    private static func rehash() {
-        let old = zip(types, conforms).compactMap { type, conforming in type.map { ($0, conforming) } }
-        types = ContiguousArray(repeating: nil, count: types.count * 2)
-        conforms = ContiguousArray(repeating: false, count: types.count)
-        for (type, conforming) in old {
-            let slot = slot(of: type)
-            types[slot] = type
-            conforms[slot] = conforming
+    /// Doubles the table (or makes its first 64 places), putting every known type in its new place.
+    private static func grow() {
+        let old = places
+        let oldCapacity = capacity
+        capacity = max(64, oldCapacity * 2)
+        let grown = UnsafeMutablePointer<Place>.allocate(capacity: capacity)
+        grown.initialize(repeating: Place(type: nil, conforms: false), count: capacity)
+        places = grown
+        guard let old else { return }
+        for index in 0..<oldCapacity {
+            if let type = old[index].type { grown[slot(of: type)] = old[index] }
         }
+        old.deallocate()
     }
 }

@@ -1,7 +1,10 @@
-/// One active override scope: the container its task tree sees, what it replaced, and what escaped it.
+/// One active override scope: the container its task tree sees (itself), what it replaced, and what escaped it.
+///
+/// A scope is its own container, a subclass of ``AppSingletons``, so that entering a scope allocates one object for
+/// both.
 @RegistryActor
 @usableFromInline
-package final class SingletonScope {
+package final class SingletonScope: AppSingletons {
     /// The token of the current task's scope (``ActiveScopes``), inherited by child tasks and `Task {}`; `0`
     /// outside every scope. A `TaskLocal` object rather than the `@TaskLocal` wrapper, so that the inlinable
     /// ``withSingletons(_:isolation:operation:)`` can bind it.
@@ -20,8 +23,8 @@ package final class SingletonScope {
     /// values silently. The testing library answers "yes" only for reads made outside every test's task tree.
     package static var isEscapedRead: (@Sendable () -> Bool)?
 
-    /// The container this scope's task tree sees.
-    let singletons: AppSingletons
+    /// The container this scope's task tree sees: the scope itself.
+    var singletons: AppSingletons { self }
     /// The name its tasks carry in ``token``.
     @usableFromInline let token: UInt64
     /// The outermost active scope of the task tree that entered this one, or `nil` when this one is outermost.
@@ -65,10 +68,10 @@ package final class SingletonScope {
     package static let maxEscapesKept = 16
 
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
-        singletons = AppSingletons(inFrontOf: parent)
         enclosingRoot = enclosing.map { $0.root }
         enclosingScope = enclosing
         self.token = token
+        super.init(inFrontOf: parent)
     }
 
     /// The outermost scope of this scope's task tree: the one escapes of the tree are recorded on.
@@ -99,7 +102,7 @@ package final class SingletonScope {
     @usableFromInline
     func deactivate() -> Bool {
         ActiveScopes.release(token)
-        return singletons.ownBoxesContain { !$0.isLive && $0.lifecycle != nil }
+        return singletons.ownBoxesContain { !$0.isLive && $0.hasLifecycle }
     }
 
     /// Shuts down the values this scope replaced that have a lifecycle, in reverse order, then the values it made

@@ -6,17 +6,21 @@ enum PeerCatalog {
     static let all: [BenchmarkCase] = RegistryPeerCases.all + DependenciesPeerCases.all + SwinjectPeerCases.all
 
     /// `peer.op / registry.op` for every peer and operation, informational: CI prints them, nothing enforces them.
+    /// Interleaved: the three libraries' cases of one operation are measured sample by sample in turn, so that a slow
+    /// phase of the machine lands on all three alike.
     static let ratios: [RatioCheck] =
         PeerLibrary.peers.flatMap { peer in
             PeerOperation.all.map { operation in
                 RatioCheck(
                     "\(operation.name(peer)) / \(operation.name(.registry))",
                     numerator: [operation.name(peer)],
-                    denominator: [operation.name(.registry)]
+                    denominator: [operation.name(.registry)],
+                    interleaved: true
                 )
             }
         } + [
             RatioCheck(
-                "deps.scope.sync / registry.scope", numerator: ["deps.scope.sync"], denominator: ["registry.scope"])
+                "deps.scope.sync / registry.scope", numerator: ["deps.scope.sync"], denominator: ["registry.scope"],
+                interleaved: true)
         ]
 }

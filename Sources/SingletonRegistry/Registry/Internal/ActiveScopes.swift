@@ -5,22 +5,20 @@
 /// ended (its slot free, or reused by a later scope) from a live one, so a task that outlives its scope reads the
 /// process-wide values.
 ///
-/// Every variable here is unchecked for exclusivity, like every hot-path variable of the registry: only
+/// A slot's scope and container are kept in ``ScopeReadTable``'s entry of the same number, and the free slots in
+/// memory this type allocates: every variable here has a trivial type and a constant initial value, so using one
+/// makes no lazy-initialisation check (`swift_once`), which entering and leaving a scope would otherwise pay four
+/// times. Every variable is unchecked for exclusivity, like every hot-path variable of the registry: only
 /// ``RegistryActor`` touches them, synchronously, and no access to one is ever held across a call that could reach
 /// it again (CONCURRENCY.md, "The open registry").
 @RegistryActor
 enum ActiveScopes {
-    /// One slot: the token of the scope in it (0 where free) and the scope. A read finds the scope's container in
-    /// ``ScopeReadTable`` instead, in an entry of the same number.
-    private struct Slot {
-        var token: UInt64 = 0
-        var scope: SingletonScope?
-    }
-
-    /// Slot 0 holds no scope: its entry in ``ScopeReadTable`` is the process-wide container's.
-    @exclusivity(unchecked) private static var slots: ContiguousArray<Slot> = [Slot()]
-    /// Free slots, reused last-freed first.
-    @exclusivity(unchecked) private static var freeSlots: ContiguousArray<Int> = []
+    /// Free slots, reused last-freed first: the first `freeCount` of `freeCapacity`.
+    @exclusivity(unchecked) private static var freeSlots: UnsafeMutablePointer<Int>? = nil
+    @exclusivity(unchecked) private static var freeCount = 0
+    @exclusivity(unchecked) private static var freeCapacity = 0
+    /// How many slots were ever used, slot 0 (the process-wide container's, never a scope's) included.
+    @exclusivity(unchecked) private static var slotCount = 1
     /// The serial of the next scope; 0 is never used, so token 0 means "no scope".
     @exclusivity(unchecked) private static var nextSerial: UInt64 = 1
     /// How many scopes are active; a read checks only this while no scope is active.
@@ -32,47 +30,60 @@ enum ActiveScopes {
     /// A token for a scope about to be made: a free slot and a serial no other scope had.
     static func reserveToken() -> UInt64 {
         let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
+        if freeCount != 0 {
+            freeCount &-= 1
+            slot = freeSlots.unsafelyUnwrapped[freeCount]
         } else {
-            slot = slots.count
+            slot = slotCount
             precondition(UInt64(slot) <= slotMask, "more than \(slotMask) override scopes are active")
-            slots.append(Slot())
+            slotCount += 1
         }
-        defer { nextSerial += 1 }
+        defer { nextSerial &+= 1 }
         return nextSerial << slotBits | UInt64(slot)
     }
 
     /// Makes `scope` active under the token it was made with.
     static func activate(_ scope: SingletonScope) {
-        let slot = slot(of: scope.token)
-        slots[slot] = Slot(token: scope.token, scope: scope)
-        ScopeReadTable.set(slot: slot, token: scope.token, singletons: scope.singletons)
-        count += 1
+        ScopeReadTable.set(slot: slot(of: scope.token), token: scope.token, scope: scope)
+        count &+= 1
     }
 
     /// Frees `token`'s slot: its scope, if it was active, is not any more.
     static func release(_ token: UInt64) {
         let slot = slot(of: token)
-        if slots[slot].token == token {
-            slots[slot] = Slot()
-            ScopeReadTable.set(slot: slot, token: 0, singletons: nil)
-            count -= 1
+        if ScopeReadTable.token(in: slot) == token {
+            ScopeReadTable.set(slot: slot, token: 0, scope: nil)
+            count &-= 1
         }
-        freeSlots.append(slot)
+        if freeCount == freeCapacity { growFreeSlots() }
+        freeSlots.unsafelyUnwrapped[freeCount] = slot
+        freeCount &+= 1
     }
 
     /// The active scope `token` names, or `nil` when it names none (no scope, or one that has ended).
     static func scope(for token: UInt64) -> SingletonScope? {
         let slot = slot(of: token)
-        guard slot < slots.count, slots[slot].token == token else { return nil }
-        return slots[slot].scope
+        guard slot < slotCount, ScopeReadTable.token(in: slot) == token else { return nil }
+        return ScopeReadTable.scope(in: slot)
     }
 
     /// The active scopes, oldest first.
     static var all: [SingletonScope] {
-        slots.compactMap(\.scope).sorted { $0.token >> slotBits < $1.token >> slotBits }
+        (1..<slotCount).compactMap { ScopeReadTable.scope(in: $0) }
+            .sorted { $0.token >> slotBits < $1.token >> slotBits }
     }
 
     private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & slotMask) }
+
+    /// Makes room for more free slots, keeping those there are.
+    private static func growFreeSlots() {
+        let newCapacity = max(16, freeCapacity * 2)
+        let grown = UnsafeMutablePointer<Int>.allocate(capacity: newCapacity)
+        if let freeSlots {
+            grown.moveInitialize(from: freeSlots, count: freeCount)
+            freeSlots.deallocate()
+        }
+        freeSlots = grown
+        freeCapacity = newCapacity
+    }
 }

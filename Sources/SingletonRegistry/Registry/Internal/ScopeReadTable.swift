@@ -6,7 +6,8 @@
 /// members of ``AppSingletons`` that call it are isolated, and the compiler hops to the actor before each).
 @RegistryActor
 enum ScopeReadTable {
-    /// One slot's token (0 where free) and its container.
+    /// One slot's token (0 where free) and its scope, held as the container it is (``ActiveScopes`` finds its
+    /// scopes here).
     struct Entry {
         var token: UInt64
         var singletons: AppSingletons?
@@ -50,13 +51,25 @@ enum ScopeReadTable {
         local._withUnsafeGuaranteedRef { $0.get() }
     }
 
-    /// Names `singletons` as the container of the scope `token` in `slot` (never 0), or frees `slot` when it is
+    /// Puts `scope`, active under `token`, and its container in `slot` (never 0), or frees `slot` when `scope` is
     /// `nil`.
-    static func set(slot: Int, token: UInt64, singletons: AppSingletons?) {
+    static func set(slot: Int, token: UInt64, scope: SingletonScope?) {
         precondition(slot != 0, "slot 0 holds no scope")
         if tokenLocal == nil { tokenLocal = Unmanaged.passUnretained(SingletonScope.tokenLocal) }
         if slot >= capacity { grow(toHold: slot) }
-        entries.unsafelyUnwrapped[slot] = Entry(token: token, singletons: singletons)
+        entries.unsafelyUnwrapped[slot] = Entry(token: token, singletons: scope)
+    }
+
+    /// The token of the scope in `slot`, 0 where none is (or the table has no such entry yet).
+    static func token(in slot: Int) -> UInt64 {
+        slot < capacity ? entries.unsafelyUnwrapped[slot].token : 0
+    }
+
+    /// The scope in `slot`, if any.
+    static func scope(in slot: Int) -> SingletonScope? {
+        guard slot < capacity, let singletons = entries.unsafelyUnwrapped[slot].singletons else { return nil }
+        // Only `set(slot:token:scope:)` stores here, and it stores scopes.
+        return unsafeDowncast(singletons, to: SingletonScope.self)
     }
 
     /// Makes room for an entry at `slot`, keeping the entries there are and freeing the new ones.
@@ -64,7 +77,8 @@ enum ScopeReadTable {
         let newCapacity = max(16, capacity * 2, slot + 1)
         let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
         if let entries { grown.moveInitialize(from: entries, count: capacity) }
-        (grown + capacity).initialize(repeating: Entry(token: 0, singletons: nil), count: newCapacity - capacity)
+        (grown + capacity).initialize(
+            repeating: Entry(token: 0, singletons: nil), count: newCapacity - capacity)
         entries?.deallocate()
         entries = grown
         capacity = newCapacity

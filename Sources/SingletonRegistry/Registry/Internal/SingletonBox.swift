@@ -30,6 +30,8 @@ class AnySingletonBox {
     @RegistryActor var dependencies: [any SingletonKey.Type] { fatalError("a SingletonBox overrides dependencies") }
     /// The value as a lifecycle participant, when it is one.
     @RegistryActor var lifecycle: (any ManagedSingleton)? { fatalError("a SingletonBox overrides lifecycle") }
+    /// Whether the value is a lifecycle participant: ``lifecycle`` `!= nil`, answered without a cast.
+    @RegistryActor var hasLifecycle: Bool { fatalError("a SingletonBox overrides hasLifecycle") }
 }
 
 /// A box of a value of `Key`.
@@ -51,4 +53,5 @@ final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
     @RegistryActor override var name: String { Key.name }
     @RegistryActor override var dependencies: [any SingletonKey.Type] { Key.dependencies }
     @RegistryActor override var lifecycle: (any ManagedSingleton)? { LifecycleConformance.lifecycle(of: value) }
+    @RegistryActor override var hasLifecycle: Bool { LifecycleConformance.conforms(value) }
 }
