@@ -39,6 +39,19 @@ import Testing
         }
     }
 
+    /// `deliver` skips the registrar until `lastFix` or `fixCount` is first read: an observer registers by reading
+    /// them, so one that starts before the first fix is still told.
+    @Test @RegistryActor
+    func anObserverFromTheStartIsToldOfTheFirstFix() async {
+        let manager = LocationManager().withoutLiveTimeouts()
+        let countChanged = Self.change { _ = manager.fixCount }
+        manager.deliver(Self.fix(1))
+        #expect(await countChanged.didFire)
+        let lastFixChanged = Self.change { _ = manager.lastFix }
+        manager.deliver(Self.fix(2))
+        #expect(await lastFixChanged.didFire)
+    }
+
     @Test @RegistryActor
     func theStateChangesOnceWhenTheFirstFixComesAndNotAgainWhileFixed() async {
         let manager = LocationManager().withoutLiveTimeouts()
