@@ -21,7 +21,6 @@ open class LocationManager: ManagedSingleton {
     /// Observable together with ``fixCount``: both change in the one mutation each fix makes.
     public var lastFix: Fix? {
         access(keyPath: LocationManager.lastFixPath)
-        lastFixRead = true
         return deliveredFixes == 0 ? nil : latestFix
     }
     /// The latest satellite view.
@@ -33,7 +32,6 @@ open class LocationManager: ManagedSingleton {
     /// How many fixes were delivered since the manager was created; observable together with ``lastFix``.
     public var fixCount: Int {
         access(keyPath: LocationManager.lastFixPath)
-        lastFixRead = true
         return deliveredFixes
     }
 
@@ -61,9 +59,6 @@ open class LocationManager: ManagedSingleton {
     /// this ~350-byte struct went through its generic value witnesses, a third of `deliver`'s own instructions.
     @ObservationIgnored @exclusivity(unchecked) private var latestFix = Fix()
     @ObservationIgnored @exclusivity(unchecked) private var deliveredFixes = 0
-    /// Whether ``lastFix`` or ``fixCount`` was ever read. Until then nothing can observe them (an observer registers
-    /// through their getters), so `deliver` skips the observation registrar, which cost a fifth of its time.
-    @ObservationIgnored @exclusivity(unchecked) private var lastFixRead = false
     /// `\.lastFix`, made once: a key-path literal is looked up in the runtime each time it is evaluated.
     private static let lastFixPath = \LocationManager.lastFix
     @ObservationIgnored private let fixes = FixFanOut()
@@ -145,13 +140,11 @@ open class LocationManager: ManagedSingleton {
     /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
     /// behind the observable properties), since `deliver` is no observer and need not register its reads.
     open func deliver(_ fix: Fix) {
-        // `withMutation`'s steps without its closure, which took the fix in by copying it twice; none before the
-        // fix was ever read.
-        let observable = lastFixRead
-        if observable { _$observationRegistrar.willSet(self, keyPath: LocationManager.lastFixPath) }
+        // `withMutation`'s steps without its closure, which took the fix in by copying it twice.
+        _$observationRegistrar.willSet(self, keyPath: LocationManager.lastFixPath)
         latestFix = fix
         deliveredFixes += 1
-        if observable { _$observationRegistrar.didSet(self, keyPath: LocationManager.lastFixPath) }
+        _$observationRegistrar.didSet(self, keyPath: LocationManager.lastFixPath)
         let clock = appSingletons.clock
         lastFixInstant = clock.now
         // Another fix while fixed leaves the state alone without building a new one to compare.

@@ -39,8 +39,7 @@ import Testing
         }
     }
 
-    /// `deliver` skips the registrar until `lastFix` or `fixCount` is first read: an observer registers by reading
-    /// them, so one that starts before the first fix is still told.
+    /// An observer that starts before the first fix is told of it, and of the next.
     @Test @RegistryActor
     func anObserverFromTheStartIsToldOfTheFirstFix() async {
         let manager = LocationManager().withoutLiveTimeouts()
