@@ -19,49 +19,62 @@ struct IdleWakeUpTests {
             (NMEAChecksum.sentence("GPRMC,100000.00,A,5221.480,N,00452.300,E,001.0,090.0,221126,,,A")
             + NMEAChecksum.sentence("GPGGA,100000.00,5221.480,N,00452.300,E,1,08,0.9,10.0,M,46.9,M,,"))
             .write(toFile: source, atomically: false, encoding: .utf8)
-        let daemon = try SingletondProcess([
-            "--nmea", source, "--control", directory.file("c.sock"), "--output", "/dev/null",
-        ])
-        defer { daemon.kill() }
-        #expect(await daemon.stderr.line(containing: "location: idle (") != nil, "\(daemon.stderr.history)")
+        let binary = try #require(SingletondProcess.binary, "singletond is not built next to the test bundle")
+        // The daemon runs under strace from its start: tracing a child needs no privilege, where attaching to a
+        // running process does (Yama's ptrace_scope, CAP_SYS_PTRACE).
+        let trace = directory.file("strace.txt")
+        let traced = try ChildProcess(
+            strace,
+            [
+                "-f", "-qq", "-o", trace, binary, "--nmea", source, "--control", directory.file("c.sock"), "--output",
+                "/dev/null",
+            ], stderr: .pipe, ownTemporaryDirectory: true)
+        defer { traced.kill() }
+        #expect(await traced.stderr.line(containing: "location: idle (") != nil, "\(traced.stderr.history)")
+        let pid = try await Self.daemon(of: traced)
 
         // The daemon's own threads, by the names it gives them; the main thread is the process.
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
         let own = Set(
             tasks.filter { task in
-                let name = (RawFile.text("/proc/\(daemon.pid)/task/\(task)/comm") ?? "")
-                return task == String(daemon.pid) || name.hasPrefix("singletond-") || name.hasPrefix("ByteReader")
+                let name = RawFile.text("/proc/\(pid)/task/\(task)/comm") ?? ""
+                return task == String(pid) || name.hasPrefix("singletond-") || name.hasPrefix("ByteReader")
             })
         #expect(own.count >= 2, "the main and control threads: \(tasks)")
 
-        // Trace every system call of every thread until the monitor has re-armed its timer four times.
-        let trace = directory.file("strace.txt")
-        let traced = try ChildProcess(
-            strace, ["-f", "-qq", "-o", trace, "-p", String(daemon.pid)], stderr: .kept, ownTemporaryDirectory: true)
-        defer { traced.kill() }
+        // The window: from the monitor's second re-arm after the daemon went idle (what ending the source left to do
+        // is done by then) until it has re-armed four times more.
+        let before = (RawFile.text(trace) ?? "").split(separator: "\n").count
         let window = try await Polling.firstAnswer(while: { traced.isRunning }) { () -> [Substring]? in
-            let lines = (RawFile.text(trace) ?? "").split(separator: "\n")
-            return lines.count { $0.contains("timerfd_settime(") } >= 4 ? lines : nil
+            let lines = (RawFile.text(trace) ?? "").split(separator: "\n").dropFirst(before)
+            let rearms = lines.indices.filter { lines[$0].contains("timerfd_settime(") }
+            return rearms.count >= 6 ? Array(lines[rearms[1]..<rearms[5]]) : nil
         }
-        traced.signal(SIGINT)
-        let lines = try #require(window, "no four timerfd_settime calls: \(RawFile.text(trace) ?? traced.errorOutput)")
+        let lines = try #require(window, "the timer was not re-armed six times: \(RawFile.text(trace) ?? "no trace")")
 
-        // Each line starts with the thread's ID. A thread's first line is the call it was blocked in when strace
-        // attached, not a wake-up.
-        var attached: Set<Substring> = []
-        var woken: [(thread: Substring, call: Substring)] = []
-        for line in lines {
-            guard let thread = line.split(separator: " ").first else { continue }
-            if attached.insert(thread).inserted { continue }
-            if !line.contains("resumed>") { woken.append((thread, line)) }
-        }
-        let monitor = Set(woken.filter { $0.call.contains("timerfd_settime(") }.map(\.thread))
+        // Each line starts with the thread's ID.
+        func thread(_ line: Substring) -> String { String(line.prefix { $0 != " " }) }
+        let monitor = Set(lines.filter { $0.contains("timerfd_settime(") }.map(thread))
         #expect(monitor.count == 1, "one thread arms the timer: \(monitor)")
-        #expect(monitor.allSatisfy { !own.contains(String($0)) }, "the timer is not the daemon's own: \(monitor)")
-        let ours = woken.filter { own.contains(String($0.thread)) }.map(\.call)
+        #expect(monitor.isDisjoint(with: own), "the timer is not the daemon's own: \(monitor)")
+        let ours = lines.filter { own.contains(thread($0)) }
         #expect(ours.isEmpty, "the daemon's own threads woke: \(ours.prefix(10))")
 
-        daemon.signal(SIGTERM)
-        #expect(await daemon.exitStatus() == 0)
+        kill(pid, SIGTERM)
+        #expect(await traced.wait() == .exited(0), "\(traced.stderr.history)")
+    }
+
+    /// The daemon strace started (strace also forks short-lived copies of itself at start, to probe what ptrace
+    /// supports).
+    static func daemon(of traced: ChildProcess) async throws -> pid_t {
+        let pid = try await Polling.firstAnswer(while: { traced.isRunning }) { () -> pid_t? in
+            let list = RawFile.text("/proc/\(traced.pid)/task/\(traced.pid)/children") ?? ""
+            return list.split(separator: " ").compactMap { pid_t($0) }.first { pid in
+                let commandLine = RawFile.bytes("/proc/\(pid)/cmdline") ?? []
+                let first = commandLine.split(separator: 0).first.map { String(decoding: $0, as: UTF8.self) }
+                return first?.hasSuffix("singletond") == true
+            }
+        }
+        return try #require(pid, "strace started no singletond: \(traced.stderr.history)")
     }
 }
