@@ -65,12 +65,16 @@ struct ConnectionAcceptor: ~Copyable {
                 case EAGAIN, EWOULDBLOCK: return nil
                 case ECONNABORTED: continue
                 case EMFILE, ENFILE:
-                    noteOutOfDescriptors(error)
+                    // Linux finds no descriptor before it looks for a waiting client, so this says nothing of whether
+                    // one waits: at the limit with nobody waiting is not news, a client shed or a pause is.
                     switch shedClient(error, refusal: refusal) {
-                    case .shed: continue
+                    case .shed:
+                        noteOutOfDescriptors(error)
+                        continue
                     case .nobodyWaiting: return nil
                     case .failed:
                         // No reserve, or the freed descriptor went to another thread: wait instead of spinning.
+                        noteOutOfDescriptors(error)
                         paused = true
                         return nil
                     }
