@@ -64,7 +64,9 @@ open class LocationManager: ManagedSingleton {
     @ObservationIgnored private let fixes = FixFanOut()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
     /// The subscribers of ``nmeaSentences(bufferSize:)``, fed by the session off the actor.
-    nonisolated let sentences = NMEASentenceFanOut()
+    /// Each keeps the newest sentences its buffer holds, so a slow subscriber loses its oldest and never holds up the
+    /// source; with nobody subscribed the session does not split sentences out at all.
+    nonisolated let sentences = Broadcaster<[UInt8]>()
     @ObservationIgnored private var session: Task<Void, Never>?
     @ObservationIgnored private var staleWatch: Task<Void, Never>?
     /// Whether a staleness timer is pending (only while the state is fixed).
@@ -128,7 +130,7 @@ open class LocationManager: ManagedSingleton {
     /// Sentences go out as they are read, before their fixes are decoded: on a paced replay they run ahead of the
     /// fixes by up to one read (4 KiB). The stream ends when the subscriber stops iterating.
     public nonisolated func nmeaSentences(bufferSize: Int = 256) -> AsyncStream<[UInt8]> {
-        sentences.subscribe(bufferSize: bufferSize)
+        sentences.subscribe(bufferingPolicy: .bufferingNewest(max(1, bufferSize)))
     }
 
     /// The number of live ``updates(bufferSize:)`` subscribers.

@@ -16,10 +16,16 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     /// Creates a broadcaster with no subscribers.
     package init() {}
 
-    /// A new subscription, buffered without bound, that first yields `initial`, when given, then every value sent
-    /// after this call.
-    package func subscribe(initial: Element? = nil) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+    /// Whether anyone listens now.
+    package var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+
+    /// A new subscription, buffered as `bufferingPolicy` says (without bound unless told), that first yields
+    /// `initial`, when given, then every value sent after this call.
+    package func subscribe(
+        initial: Element? = nil,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         if let initial { continuation.yield(initial) }
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -38,7 +44,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
         for subscriber in subscribers { subscriber.yield(value) }
     }
 
-    /// Ends every current subscription; a later ``subscribe(initial:)`` starts a new one.
+    /// Ends every current subscription; a later ``subscribe(initial:bufferingPolicy:)`` starts a new one.
     package func finishAll() {
         let subscribers = state.withLock { state in
             defer { state.subscribers = [:] }

@@ -149,17 +149,18 @@ enum GPSDTools {
         return out
     }
 
-    /// Connects once gpsfake's gpsd listens: up to 200 attempts, 50 ms apart (pacing, not synchronisation).
+    /// Connects once gpsfake's gpsd listens, asking as ``Polling`` does while gpsfake runs.
     static func connect(port: UInt16, while fake: ChildProcess) async throws -> ByteChannel {
         var lastError: SourceError?
-        for _ in 0..<200 where fake.isRunning {
+        let channel = try await Polling.firstAnswer(while: { fake.isRunning }) { () -> ByteChannel? in
             do throws(SourceError) {
                 return try ByteChannel.open(.tcp(host: "127.0.0.1", port: port), connectTimeout: .seconds(2))
             } catch {
                 lastError = error
+                return nil
             }
-            try await Task.sleep(for: .milliseconds(50))
         }
+        if let channel { return channel }
         throw lastError ?? SourceError(.connect, source: "127.0.0.1:\(port)", reason: "gpsfake exited")
     }
 }
