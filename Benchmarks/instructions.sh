@@ -41,7 +41,9 @@ cases=(
   "registry.read|1|1200000|registry read (a manager, no scope active)"
   "registry.scope|1|50000|withSingletons replacing one value, entered and left"
   "tasklocal.scope|1|50000|async TaskLocal.withValue, entered and left"
+  "registry.hop|1|500000|hop from the pool to RegistryActor and back"
   "location.deliver.noSubscriber|1|120000|deliver(fix) from the pool, no subscriber"
+  "location.deliver.observable|1|120000|the same, fixCount read through its getter"
 )
 # --quick: a quarter of the work.
 scale=1

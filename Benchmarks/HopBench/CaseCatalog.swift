@@ -42,6 +42,7 @@ enum CaseCatalog {
             Cases.observationIsTaskDoneStream,
             Cases.locationFixDelivery,
             Cases.locationDeliverNoSubscriber,
+            Cases.locationDeliverObservable,
         ] + (NMEASamples.parseCase.map { [$0] } ?? [])
 
     /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.

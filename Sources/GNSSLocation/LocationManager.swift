@@ -20,8 +20,9 @@ open class LocationManager: ManagedSingleton {
     ///
     /// Observable together with ``fixCount``: both change in the one mutation each fix makes.
     public var lastFix: Fix? {
+        lastFixMayBeTracked = true
         access(keyPath: LocationManager.lastFixPath)
-        return deliveredFixes == 0 ? nil : latestFix
+        return untrackedLastFix
     }
     /// The latest satellite view.
     public private(set) var satellites: SkyView?
@@ -31,9 +32,15 @@ open class LocationManager: ManagedSingleton {
     public private(set) var lastProblem: String?
     /// How many fixes were delivered since the manager was created; observable together with ``lastFix``.
     public var fixCount: Int {
+        lastFixMayBeTracked = true
         access(keyPath: LocationManager.lastFixPath)
         return deliveredFixes
     }
+    /// ``lastFix`` for a reader that observes nothing, such as the daemon's status query: reading it leaves
+    /// `deliver` free to skip the registrar.
+    package var untrackedLastFix: Fix? { deliveredFixes == 0 ? nil : latestFix }
+    /// ``fixCount`` for a reader that observes nothing, as ``untrackedLastFix``.
+    package var untrackedFixCount: Int { deliveredFixes }
 
     /// The source ``start()`` (the registry's lifecycle) runs; `nil` starts nothing.
     public var configuredSource: LocationSource?
@@ -59,6 +66,12 @@ open class LocationManager: ManagedSingleton {
     /// this ~350-byte struct went through its generic value witnesses, a third of `deliver`'s own instructions.
     @ObservationIgnored @exclusivity(unchecked) private var latestFix = Fix()
     @ObservationIgnored @exclusivity(unchecked) private var deliveredFixes = 0
+    /// Whether ``lastFix`` or ``fixCount`` was ever read. Until then nothing can be observing them: Observation
+    /// tracks a property only after a read of it inside the tracking closure, and only these two getters register
+    /// that access. While it is false, `deliver` skips the registrar's `willSet` and `didSet`, two locks per fix
+    /// that would find no observer (CONCURRENCY.md, "Where `deliver` spends its time"). It never goes back to
+    /// false: a tracking registration may last, so a read once means an observer may be there from then on.
+    @ObservationIgnored private var lastFixMayBeTracked = false
     /// `\.lastFix`, made once: a key-path literal is looked up in the runtime each time it is evaluated.
     private static let lastFixPath = \LocationManager.lastFix
     @ObservationIgnored private let fixes = FixFanOut()
@@ -68,13 +81,19 @@ open class LocationManager: ManagedSingleton {
     /// source; with nobody subscribed the session does not split sentences out at all.
     nonisolated let sentences = Broadcaster<[UInt8]>()
     @ObservationIgnored private var session: Task<Void, Never>?
+    /// The staleness watch, which runs while the state is fixed.
     @ObservationIgnored private var staleWatch: Task<Void, Never>?
     /// Whether a staleness timer is pending (only while the state is fixed).
     var isWatchingForStaleness: Bool { staleWatch != nil }
-    /// When the last fix came, on the clock the staleness watch runs on (``AppSingletons/clock``).
+    /// The origin of the staleness watch's time while it runs on the live clock, read directly: a fix's stamp is
+    /// then one clock read, where ``staleTimeline`` goes through a generic clock's requirements.
+    @ObservationIgnored @exclusivity(unchecked) private var staleOrigin: ContinuousClock.Instant?
+    /// The staleness watch's time while it runs on any other clock (a test's).
+    @ObservationIgnored @exclusivity(unchecked) private var staleTimeline: Timeline?
+    /// When the last fix came, as the staleness watch counts time: from ``staleOrigin`` or on ``staleTimeline``.
     /// Unchecked for exclusivity like ``latestFix``: written once per fix, read by the staleness watch between its
     /// sleeps, both on the actor and calling nothing while they access it.
-    @ObservationIgnored @exclusivity(unchecked) private var lastFixInstant: (any InstantProtocol<Duration>)?
+    @ObservationIgnored @exclusivity(unchecked) private var lastFixTime = Duration.zero
 
     /// Creates a manager with no source.
     public nonisolated init() {}
@@ -143,19 +162,27 @@ open class LocationManager: ManagedSingleton {
     /// behind the observable properties), since `deliver` is no observer and need not register its reads.
     open func deliver(_ fix: Fix) {
         // `withMutation`'s steps without its closure, which took the fix in by copying it twice.
-        _$observationRegistrar.willSet(self, keyPath: LocationManager.lastFixPath)
-        latestFix = fix
-        deliveredFixes += 1
-        _$observationRegistrar.didSet(self, keyPath: LocationManager.lastFixPath)
-        let clock = appSingletons.clock
-        lastFixInstant = clock.now
+        if lastFixMayBeTracked {
+            _$observationRegistrar.willSet(self, keyPath: LocationManager.lastFixPath)
+            latestFix = fix
+            deliveredFixes += 1
+            _$observationRegistrar.didSet(self, keyPath: LocationManager.lastFixPath)
+        } else {
+            latestFix = fix
+            deliveredFixes += 1
+        }
+        if let staleOrigin {
+            lastFixTime = staleOrigin.duration(to: .now)
+        } else if let staleTimeline {
+            lastFixTime = staleTimeline.now
+        }
         // Another fix while fixed leaves the state alone without building a new one to compare.
         let staysFixed = if case .fixed = _state { fix.mode.hasPosition } else { false }
         if !staysFixed {
             let name = source?.description ?? "no source"
             transition(to: fix.mode.hasPosition ? .fixed(source: name) : .waitingForFix(source: name))
         }
-        if staleWatch == nil, case .fixed = _state { staleWatch = Task { await self.watchForStaleness(on: clock) } }
+        if staleWatch == nil, case .fixed = _state { watchForStaleness() }
         if _lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
     }
@@ -202,27 +229,50 @@ open class LocationManager: ManagedSingleton {
         // After the session has ended: a fix it delivered while this waited may have armed a new staleness watch.
         staleWatch?.cancel()
         staleWatch = nil
+        staleOrigin = nil
+        staleTimeline = nil
         source = nil
         transition(to: .idle)
     }
 
-    /// Turns a fixed state stale when no fix came for ``staleAfter``.
+    /// Starts the watch that turns a fixed state stale when no fix came for ``staleAfter``, and stamps the fix that
+    /// starts it.
     ///
-    /// Runs only while the state is fixed: it sleeps until the last fix is ``staleAfter`` old, goes on sleeping if a
-    /// newer fix came meanwhile, and ends once the state is stale or no longer fixed; the next fix starts it again.
-    /// An idle manager therefore has no timer at all.
+    /// The watch runs only while the state is fixed: it sleeps until the last fix is ``staleAfter`` old, goes on
+    /// sleeping if a newer fix came meanwhile, and ends once the state is stale or no longer fixed; the next fix
+    /// starts it again. An idle manager therefore has no timer at all.
     ///
-    /// Its time is the registry's clock when the fix that armed it came, so a test that installs a manual clock
-    /// decides when a fix turns stale, to the nanosecond.
-    private func watchForStaleness<C: Clock>(on clock: C) async where C.Duration == Duration {
-        defer { if !Task.isCancelled { staleWatch = nil } }
-        while case .fixed(let name) = state, let last = lastFixInstant as? C.Instant {
-            let deadline = last.advanced(by: staleAfter)
-            if deadline <= clock.now {
-                transition(to: .stale(source: name))
-                return
+    /// Its time is the registry's clock when the fix that started it came, and the fixes after it are stamped on that
+    /// clock until it ends, so a test that installs a manual clock decides when a fix turns stale, to the nanosecond.
+    /// Only a watch's fixes are stamped: a fix while no watch runs needs no time.
+    private func watchForStaleness() {
+        let clock = appSingletons.clock
+        let timeline: Timeline
+        if clock is ContinuousClock {
+            let origin = ContinuousClock.Instant.now
+            staleOrigin = origin
+            timeline = Timeline(continuousFrom: origin)
+        } else {
+            timeline = Timeline(clock)
+            staleTimeline = timeline
+        }
+        lastFixTime = .zero
+        staleWatch = Task {
+            defer {
+                if !Task.isCancelled {
+                    staleWatch = nil
+                    staleOrigin = nil
+                    staleTimeline = nil
+                }
             }
-            do { try await clock.sleepOnCaller(until: deadline) } catch { return }
+            while case .fixed(let name) = state {
+                let deadline = lastFixTime + staleAfter
+                if deadline <= timeline.now {
+                    transition(to: .stale(source: name))
+                    return
+                }
+                do { try await timeline.sleep(until: deadline) } catch { return }
+            }
         }
     }
 }

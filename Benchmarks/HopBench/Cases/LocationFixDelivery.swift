@@ -11,7 +11,8 @@ let sampleFix = Fix(
     track: 39.14, climb: 0.094, device: "/dev/ttyUSB0")
 
 /// The manager `location.deliver.noSubscriber` delivers to in every sample, as a daemon's one manager receives every
-/// fix. A manager per sample would measure something else: each arms its own staleness watch on its first fix, a
+/// fix. Nothing reads its `lastFix` or `fixCount` through their observable getters, as in the daemon, so `deliver`
+/// skips Observation's registrar for it. A manager per sample would measure something else: each arms its own staleness watch on its first fix, a
 /// task on the actor that sleeps `staleAfter` on a timer, so thousands of samples left thousands of timers that all
 /// fired on the actor five seconds later, in the middle of other samples (CONCURRENCY.md, "Measured costs").
 let deliveryManager = LocationManager()
@@ -53,14 +54,37 @@ extension Cases {
     }
 }
 
+/// The manager `location.deliver.observable` delivers to: its `fixCount` is read through the observable getter before
+/// each sample, so `deliver` calls the registrar for every fix, as it does in an app that may observe `lastFix`.
+let observableDeliveryManager = LocationManager()
+
 extension Cases {
-    /// `location.fixDelivery` without the subscriber: the hop and `deliver`'s own work (observable stores, state
-    /// check, fan-out with nobody to wake), batched. What `location.fixDelivery` costs beyond it is the wake-up.
+    /// `location.fixDelivery` without the subscriber: the hop and `deliver`'s own work (the stores, state check,
+    /// fan-out with nobody to wake), batched. What `location.fixDelivery` costs beyond it is the wake-up. The count
+    /// is read after each sample as the daemon's status query reads it, without registering an observation.
     static let locationDeliverNoSubscriber = BenchmarkCase(
         batched: "location.deliver.noSubscriber",
         summary: "pool task: await manager.deliver(fix) with no subscriber (hop + deliver's own work)"
     ) { operations in
-        let manager = identity(deliveryManager)
+        await deliverBatch(to: deliveryManager, operations: operations) { $0.untrackedFixCount }
+    }
+
+    /// `location.deliver.noSubscriber` to a manager whose `fixCount` is read through the observable getter: the
+    /// registrar's `willSet` and `didSet` are called for every fix, with nobody registered.
+    static let locationDeliverObservable = BenchmarkCase(
+        batched: "location.deliver.observable",
+        summary: "as location.deliver.noSubscriber, lastFix observable: deliver calls Observation's registrar"
+    ) { operations in
+        await deliverBatch(to: observableDeliveryManager, operations: operations) { $0.fixCount }
+    }
+
+    /// Delivers `operations` fixes to `manager` from the pool and returns the loop's nanoseconds; `count` reads the
+    /// manager's count before (as an observer reads it when it registers) and after (so the loop's work is used).
+    private static func deliverBatch(
+        to manager: LocationManager, operations: Int, count: @RegistryActor (LocationManager) -> Int
+    ) async -> UInt64 {
+        let manager = identity(manager)
+        blackHole(await count(manager))
         var fix = identity(sampleFix)
         let start = MonotonicClock.now()
         for _ in 0..<operations {
@@ -68,7 +92,7 @@ extension Cases {
             await manager.deliver(fix)
         }
         let end = MonotonicClock.now()
-        blackHole(await manager.fixCount)
+        blackHole(await count(manager))
         return end &- start
     }
 }

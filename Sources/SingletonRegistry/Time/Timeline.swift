@@ -9,9 +9,17 @@ package struct Timeline: Sendable {
         self = Self.counting(clock)
     }
 
+    /// The time of the continuous clock, counted from `origin`.
+    package init(continuousFrom origin: ContinuousClock.Instant) {
+        self = Self.counting(ContinuousClock(), from: origin)
+    }
+
     private static func counting<C: Clock<Duration>>(_ clock: C) -> Timeline {
-        let origin = clock.now
-        return Timeline(
+        counting(clock, from: clock.now)
+    }
+
+    private static func counting<C: Clock<Duration>>(_ clock: C, from origin: C.Instant) -> Timeline {
+        Timeline(
             elapsed: { origin.duration(to: clock.now) },
             sleeper: { offset in try await clock.sleepOnCaller(until: origin.advanced(by: offset)) })
     }

@@ -36,7 +36,7 @@ package struct ControlResponder: Sendable {
             report.listener = listener?.listener?.statistics
             connection.send(report.jsonLine)
         case .fix:
-            let fix = await appSingletons.locationManager.lastFix
+            let fix = await appSingletons.locationManager.untrackedLastFix
             var line: [UInt8] = []
             GPSDJSONWriter.appendTPV(fix ?? Fix(), to: &line)
             connection.send(line)

@@ -28,7 +28,7 @@ package struct StatusReport: Sendable {
         let location = singletons.locationManager
         return StatusReport(
             managers: singletons.entries,
-            locationState: location.state, source: source, lastFix: location.lastFix,
+            locationState: location.state, source: source, lastFix: location.untrackedLastFix,
             satellites: location.satellites, taskState: singletons.longTaskManager.state, clients: clients)
     }
 

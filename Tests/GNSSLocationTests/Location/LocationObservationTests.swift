@@ -1,6 +1,6 @@
 import GNSSLocation
 import GNSSProtocol
-import Observation
+@_spi(SwiftUI) import Observation
 import SingletonRegistry
 import Testing
 
@@ -49,6 +49,41 @@ import Testing
         let lastFixChanged = Self.change { _ = manager.lastFix }
         manager.deliver(Self.fix(2))
         #expect(await lastFixChanged.didFire)
+    }
+
+    /// A registration that lasts, as SwiftUI makes one (Observation's `willSet:didSet:` tracking, which stays until
+    /// it is cancelled), reads `lastFix` once and is told of every later fix: `deliver` skips the registrar only
+    /// while neither getter was ever read, and a read is never forgotten.
+    @Test @RegistryActor
+    func aLastingObserverIsToldOfEveryFix() async {
+        let manager = LocationManager().withoutLiveTimeouts()
+        manager.deliver(Self.fix(1))
+        let (changes, signal) = AsyncStream.makeStream(of: Void.self)
+        withObservationTracking {
+            _ = manager.lastFix
+        } willSet: { _ in
+        } didSet: { _ in
+            signal.yield()
+        }
+        for n in 2...4 { manager.deliver(Self.fix(n)) }
+        signal.finish()
+        var told = 0
+        for await _ in changes { told += 1 }
+        #expect(told == 3, "three fixes after the one read, each told")
+    }
+
+    /// The daemon's untracked reads leave a later observer's registration working: it reads through the getter.
+    @Test @RegistryActor
+    func anObserverAfterUntrackedReadsIsToldOfTheNextFix() async {
+        let manager = LocationManager().withoutLiveTimeouts()
+        manager.deliver(Self.fix(1))
+        #expect(manager.untrackedFixCount == 1)
+        #expect(manager.untrackedLastFix == Self.fix(1))
+        manager.deliver(Self.fix(2))
+        let countChanged = Self.change { _ = manager.fixCount }
+        manager.deliver(Self.fix(3))
+        #expect(await countChanged.didFire)
+        #expect(manager.fixCount == 3)
     }
 
     @Test @RegistryActor

@@ -31,6 +31,30 @@ import Testing
         #expect(!manager.isWatchingForStaleness)
     }
 
+    /// On the live clock the watch reads `ContinuousClock` itself (no `Timeline`): a fix still turns stale no sooner
+    /// than `staleAfter` after the latest fix, the later fix's stamp included. The bound holds however the scheduler
+    /// runs the test; the 50 ms pause only makes the second fix come later than the first.
+    @Test(.singletons { $0.clock = ContinuousClock() }) @RegistryActor
+    func onTheLiveClockAFixTurnsStaleNoSoonerThanStaleAfterTheLatestFix() async throws {
+        let manager = LocationManager()
+        manager.staleAfter = .milliseconds(200)
+        let states = manager.stateChanges()
+        var latest = ContinuousClock.now
+        manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
+        try await Task.sleep(for: .milliseconds(50))
+        if manager.state.name == "fixed" {
+            latest = .now
+            manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
+        }
+        for await state in states where state.name == "stale" {
+            let elapsed = latest.duration(to: .now)
+            #expect(elapsed >= .milliseconds(200), "stale \(elapsed) after the latest fix")
+            break
+        }
+        #expect(!manager.isWatchingForStaleness)
+        await manager.shutdown()
+    }
+
     /// A fresh clock for each use of the trait's closure.
     static var exactClock: TestClock { TestClock() }
 
