@@ -82,6 +82,9 @@ public struct Runner: Sendable {
         }
     }
 
+    /// How many calls of a batched case's body are made at each inner-loop size while the size is found.
+    static let calibrationCalls = 3
+
     /// Warms the case up and, for a batched case, finds the inner-loop size whose sample takes the target time.
     func warmUp(_ body: BenchmarkCase.Body) async -> Int {
         let deadline = MonotonicClock.now() &+ configuration.warmupNanoseconds
@@ -89,7 +92,11 @@ public struct Runner: Sendable {
         case .batched(let run):
             var operations = 1
             while true {
-                let elapsed = await run(operations)
+                // The quickest of a few calls decides: one slow call (cold caches, a thread waking, the case's first
+                // operation arming something) would otherwise leave the batch at one operation, whose figure is
+                // then mostly the sample's own overhead (its clock read, the loop's first turn).
+                var elapsed = UInt64.max
+                for _ in 0..<Self.calibrationCalls { elapsed = Swift.min(elapsed, await run(operations)) }
                 if elapsed >= configuration.batchTargetNanoseconds || operations >= 1 << 24 { break }
                 operations *= elapsed < configuration.batchTargetNanoseconds / 8 ? 4 : 2
             }

@@ -1,5 +1,14 @@
 import HopBenchCore
+import Synchronization
 import Testing
+
+/// Counts the calls of a test case's body.
+final class CallCounter: Sendable {
+    private let count = Atomic(0)
+
+    /// The number of calls before this one.
+    func next() -> Int { count.add(1, ordering: .relaxed).oldValue }
+}
 
 /// The cases that `interleaved` ratio rows measure sample by sample in turn.
 @Suite struct InterleavedRunsTests {
@@ -16,6 +25,20 @@ import Testing
             RatioCheck("f / missing", numerator: ["f"], denominator: ["missing"], limit: 2, interleaved: true),
         ]
         #expect(InterleavedRuns.groups(of: cases, ratios: ratios) == [[1, 3, 4]])
+    }
+
+    /// A case whose first call is slow (here: reports 1 ms) still gets a batch of many operations: the size is
+    /// decided by the quickest of a few calls, not by one cold call.
+    @Test func oneSlowFirstCallDoesNotLeaveTheBatchAtOneOperation() async {
+        let calls = CallCounter()
+        let slowFirst = BenchmarkCase(batched: "slow first", summary: "") { operations in
+            calls.next() == 0 ? 1_000_000 : 10 &* UInt64(operations)
+        }
+        var configuration = RunnerConfiguration.quick
+        configuration.warmupNanoseconds = 0
+        configuration.maximumSamples = 10
+        let measured = await Runner(configuration: configuration).measureRun(of: [slowFirst])
+        #expect(measured[0].operationsPerSample == 1024, "10 ns a call: 1,024 calls reach the 10 µs target")
     }
 
     @Test func aGroupRunGivesEachCaseItsOwnSamples() async {
