@@ -51,25 +51,29 @@ enum CaseCatalog {
             "registry.read <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read"],
             denominator: ["same-actor.call", "tasklocal.read"],
-            limit: 2
+            limit: 2,
+            interleaved: true
         ),
         RatioCheck(
             "registry.read.overridden <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read.overridden"],
             denominator: ["same-actor.call", "tasklocal.read"],
-            limit: 2
+            limit: 2,
+            interleaved: true
         ),
         RatioCheck(
             "registry.read.20keys <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read.20keys"],
             denominator: ["same-actor.call", "tasklocal.read"],
-            limit: 2
+            limit: 2,
+            interleaved: true
         ),
         RatioCheck(
             "registry.read.20keys.overridden <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read.20keys.overridden"],
             denominator: ["same-actor.call", "tasklocal.read"],
-            limit: 2
+            limit: 2,
+            interleaved: true
         ),
         RatioCheck("registry.scope <= 500 ns", numerator: ["registry.scope"], denominator: [], limit: 500),
         RatioCheck(
@@ -80,7 +84,12 @@ enum CaseCatalog {
             interleaved: true
         ),
         RatioCheck(
-            "registry.hop <= 1.2 x actor.call", numerator: ["registry.hop"], denominator: ["actor.call"], limit: 1.2),
+            "registry.hop <= 1.2 x actor.call",
+            numerator: ["registry.hop"],
+            denominator: ["actor.call"],
+            limit: 1.2,
+            interleaved: true
+        ),
         RatioCheck(
             "location.fixDelivery <= 1.5 x asyncstream.handoff",
             numerator: ["location.fixDelivery"],
