@@ -161,7 +161,8 @@ open class LocationManager: ManagedSingleton {
     /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
     /// behind the observable properties), since `deliver` is no observer and need not register its reads.
     open func deliver(_ fix: Fix) {
-        // `withMutation`'s steps without its closure, which took the fix in by copying it twice.
+        // `withMutation`'s steps without its closure, which took the fix in by copying it twice. The stores are
+        // written in both branches: one flag tested before and after them cost the registrar's path 21 instructions.
         if lastFixMayBeTracked {
             _$observationRegistrar.willSet(self, keyPath: LocationManager.lastFixPath)
             latestFix = fix
@@ -228,9 +229,7 @@ open class LocationManager: ManagedSingleton {
         await running?.value
         // After the session has ended: a fix it delivered while this waited may have armed a new staleness watch.
         staleWatch?.cancel()
-        staleWatch = nil
-        staleOrigin = nil
-        staleTimeline = nil
+        forgetStaleWatch()
         source = nil
         transition(to: .idle)
     }
@@ -258,13 +257,7 @@ open class LocationManager: ManagedSingleton {
         }
         lastFixTime = .zero
         staleWatch = Task {
-            defer {
-                if !Task.isCancelled {
-                    staleWatch = nil
-                    staleOrigin = nil
-                    staleTimeline = nil
-                }
-            }
+            defer { if !Task.isCancelled { forgetStaleWatch() } }
             while case .fixed(let name) = state {
                 let deadline = lastFixTime + staleAfter
                 if deadline <= timeline.now {
@@ -274,5 +267,12 @@ open class LocationManager: ManagedSingleton {
                 do { try await timeline.sleep(until: deadline) } catch { return }
             }
         }
+    }
+
+    /// Drops the staleness watch and its time; the next fix that makes the state fixed starts a new one.
+    private func forgetStaleWatch() {
+        staleWatch = nil
+        staleOrigin = nil
+        staleTimeline = nil
     }
 }

@@ -12,9 +12,10 @@ let sampleFix = Fix(
 
 /// The manager `location.deliver.noSubscriber` delivers to in every sample, as a daemon's one manager receives every
 /// fix. Nothing reads its `lastFix` or `fixCount` through their observable getters, as in the daemon, so `deliver`
-/// skips Observation's registrar for it. A manager per sample would measure something else: each arms its own staleness watch on its first fix, a
-/// task on the actor that sleeps `staleAfter` on a timer, so thousands of samples left thousands of timers that all
-/// fired on the actor five seconds later, in the middle of other samples (CONCURRENCY.md, "Measured costs").
+/// skips Observation's registrar for it. A manager per sample would measure something else: each arms its own
+/// staleness watch on its first fix, a task on the actor that sleeps `staleAfter` on a timer, so thousands of samples
+/// left thousands of timers that all fired on the actor five seconds later, in the middle of other samples
+/// (CONCURRENCY.md, "Measured costs").
 let deliveryManager = LocationManager()
 
 extension Cases {
