@@ -50,7 +50,6 @@ extension ControlServer {
             return state.handler
         }
         for request in abandoned { request.cancel() }
-        for waiter in emptied { waiter.resume() }
         for (id, fd, reason) in closed {
             System.close(fd)
             if reason.isEmpty {
@@ -59,6 +58,9 @@ extension ControlServer {
                 logger.notice(line)
             }
         }
+        // Waiters in `untilNoClients()` resume after the lines about the clients closed are written, so that a
+        // waiter that then reads the log finds them.
+        for waiter in emptied { waiter.resume() }
         guard let handler else { return }
         for (id, request) in requests {
             let connection = ControlConnection(id: id, server: self)
