@@ -182,7 +182,12 @@ package final class ChildProcess: Sendable {
                 print("ChildProcess: \(commandLine) was still running after \(hangBound); killed its process group")
             }
         }
-        return await exit.ended()
+        // A cancelled test (its time limit) kills the child, so that the wait ends at once.
+        return await withTaskCancellationHandler {
+            await exit.ended()
+        } onCancel: {
+            _ = exit.signalIfRunning(pid, SIGKILL, group: true)
+        }
     }
 
     /// Sends SIGTERM, then waits as ``wait(hangBound:)`` does.

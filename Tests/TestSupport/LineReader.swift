@@ -73,8 +73,8 @@ package final class LineReader: Sendable {
             if let line { return line }
             if ended { return nil }
             let remaining = deadline.timeIntervalSinceNow
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard remaining > 0, poll(&descriptor, 1, Int32(remaining * 1_000)) == 1 else { return nil }
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            guard blockingPoll(&descriptors, timeout: remaining) == 1 else { return nil }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             state.withLock { state in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Many connections to one of the daemon's sockets opened one right after the other, held open until ``close()``.
 ///
@@ -129,8 +130,8 @@ final class ConnectionFlood: Sendable {
             let open = descriptors.indices.filter { !settled(received[$0], ended[$0]) }
             if open.isEmpty { break }
             var fds = open.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1_000)))
-            if ready < 0, errno != EINTR { break }
+            let ready = blockingPoll(&fds, timeout: deadline.timeIntervalSinceNow)
+            if ready < 0 || blockingWasCancelled { break }
             for (slot, index) in open.enumerated() where fds[slot].revents != 0 {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptors[index], $0.baseAddress!, $0.count) }
                 if count > 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A datagram socket the test owns, bound to a path (or an abstract name starting with `@`), standing in for
 /// systemd's `$NOTIFY_SOCKET`.
@@ -27,8 +28,8 @@ final class DatagramSocket: Sendable {
 
     /// The next datagram, or `nil` when none comes within `timeout` seconds (a bound, not a pacing).
     func receive(timeout: Double = 10) -> String? {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(timeout * 1_000)) == 1 else { return nil }
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        guard blockingPoll(&descriptors, timeout: timeout) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4_096)
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
         guard count >= 0 else { return nil }

@@ -96,6 +96,21 @@ final class StreamClient: Sendable {
         }
     }
 
+    /// Reads lines until one contains `text`, on one thread: every line read, that one last; `nil` when none came
+    /// within `timeout` seconds or the stream ended first. For a test that reads thousands of lines, which a
+    /// thread per line would slow to a crawl on a loaded machine.
+    func readLines(through text: String, timeout: Double = 60) async -> [String]? {
+        await blocking {
+            let deadline = Date().addingTimeInterval(timeout)
+            var lines: [String] = []
+            while let line = self.readLineNow(timeout: max(0.01, deadline.timeIntervalSinceNow)) {
+                lines.append(line)
+                if line.contains(text) { return lines }
+            }
+            return nil
+        }
+    }
+
     /// Reads until the peer closes; returns whether it did within `timeout` seconds.
     func readsToEnd(timeout: Double = 60) async -> Bool {
         await blocking {
@@ -124,8 +139,8 @@ final class StreamClient: Sendable {
 
     /// Bytes received, `[]` at end of stream, `nil` on timeout or error.
     private func readChunk(timeout: Double) -> [UInt8]? {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard timeout > 0, poll(&descriptor, 1, Int32(timeout * 1_000)) == 1 else { return nil }
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        guard blockingPoll(&descriptors, timeout: timeout) == 1 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
         if count < 0 { return errno == ECONNRESET ? [] : nil }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Many watchers of the gpsd listener, read together on the calling thread with `poll(2)`: the TPV times each got,
 /// when each came, and how many reports each was told it lost.
@@ -44,8 +45,8 @@ final class WatcherSwarm: Sendable {
         var bytes: [UInt8] = []
         let marker = Array("{\"class\":\"WATCH\"".utf8)
         while !bytes.split(separator: 0x0A).contains(where: { $0.starts(with: marker) }) {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 60_000) == 1 else { return false }
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            guard blockingPoll(&descriptors, timeout: 60) == 1 else { return false }
             var chunk = [UInt8](repeating: 0, count: 4_096)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             guard count > 0 else { return false }
@@ -65,8 +66,8 @@ final class WatcherSwarm: Sendable {
             let open = descriptors.indices.filter { !done[$0] }
             if open.isEmpty { break }
             var fds = open.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1_000)))
-            if ready < 0, errno != EINTR { break }
+            let ready = blockingPoll(&fds, timeout: deadline.timeIntervalSinceNow)
+            if ready < 0 || blockingWasCancelled { break }
             let now = clock.now
             for (slot, index) in open.enumerated() where fds[slot].revents != 0 {
                 let count = chunk.withUnsafeMutableBytes { read(descriptors[index], $0.baseAddress!, $0.count) }
