@@ -54,9 +54,9 @@ extension GPSDListener {
                 if error.code != EAGAIN, error.code != EWOULDBLOCK { client.closeReason = "" }
                 return nil
             case .success(let count):
-                let wasWatching = client.policy.wantsReports || client.policy.wantsSentences
+                let wasWatching = client.policy.watches
                 receive(buffer[0..<count], client: &client, state: &state, now: now)
-                let watching = client.policy.wantsReports || client.policy.wantsSentences
+                let watching = client.policy.watches
                 guard wasWatching != watching else { return nil }
                 return watching ? "watches" : "stops watching"
             }

@@ -126,11 +126,11 @@ package final class GPSDListener: Sendable {
         wake()
     }
 
-    /// The clients connected, those watching, and the reports dropped for slow clients.
+    /// The clients connected, those watching (getting reports or sentences), and the reports dropped for slow clients.
     package var statistics: GPSDListenerStatistics {
         state.withLock { state in
             GPSDListenerStatistics(
-                clients: state.clients.count, watching: state.clients.values.count { $0.policy.wantsReports },
+                clients: state.clients.count, watching: state.clients.values.count { $0.policy.watches },
                 droppedReports: state.droppedReports)
         }
     }
