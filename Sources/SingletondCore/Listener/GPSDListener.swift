@@ -95,19 +95,15 @@ package final class GPSDListener: Sendable {
     }
 
     /// Sends a report to every client that watches: `tpv` or `sky` is the JSON object without newline, kept for
-    /// `?POLL;`.
+    /// `?POLL;` and sent with `\r\n`; a sentence goes out as it is, with its own line end.
     package func publish(_ report: GPSDListenerReport) {
-        var line = report.object
         let logLines = state.withLock { state -> [String] in
-            var sentence = false
             switch report {
             case .tpv(let object): state.latestTPV = object
             case .sky(let object): state.latestSKY = object
-            case .nmea: sentence = true
+            case .nmea(let sentence): return broadcast(sentence, state: &state, sentence: true)
             }
-            line.append(0x0D)
-            line.append(0x0A)
-            return broadcast(line, state: &state, sentence: sentence)
+            return broadcast(GPSDListenerLines.crlf(report.object), state: &state)
         }
         for text in logLines { logger.notice(text) }
         wake()
