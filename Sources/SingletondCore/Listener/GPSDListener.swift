@@ -30,6 +30,11 @@ package final class GPSDListener: Sendable {
         var drops = RepeatLimiter<String>()
     }
 
+    /// The `SO_SNDBUF` of each client's socket (Linux doubles it): what the kernel holds for a client that does not
+    /// read is bounded like its queue, so that a stalled client loses its oldest reports instead of getting them
+    /// late.
+    static let socketSendBuffer: Int32 = 8 * 1_024
+
     /// The address the listener is bound to.
     package let address: ListenAddress
     /// The device path the reports name: the daemon's source.
@@ -129,6 +134,11 @@ package final class GPSDListener: Sendable {
                 clients: state.clients.count, watching: state.clients.values.count { $0.policy.watches },
                 droppedReports: state.droppedReports)
         }
+    }
+
+    /// The sockets of the clients connected, for tests that check their options.
+    package var clientSockets: [Int32] {
+        state.withLock { state in state.clients.values.map(\.fd) }
     }
 
     /// Queues `line` for every watcher of JSON reports, or of raw sentences when `sentence` is set; returns the log
