@@ -142,9 +142,11 @@ open class LocationManager: ManagedSingleton {
         LocationUpdates(subscription: fixes.subscribe(capacity: bufferSize))
     }
 
-    /// A fresh stream of the raw sentences of an NMEA source from now on, from `$` or `!` to the checksum, without
-    /// the line end, keeping at most `bufferSize` unread: a slow subscriber loses its oldest, and never holds up the
-    /// source. A gpsd source gives none (its JSON is decoded, not passed on).
+    /// A fresh stream of the raw sentences of an NMEA source from now on, from `$` or `!` to the line end as read
+    /// (`\r\n`, `\n` or `\r`), keeping at most `bufferSize` unread: a slow subscriber loses its oldest, and never holds
+    /// up the source. Only sentences pass: printable ASCII with a matching checksum when they have one, not lines
+    /// with a bad checksum, control bytes or binary noise. A gpsd source gives none (its JSON is decoded, not passed
+    /// on).
     ///
     /// Sentences go out as they are read, before their fixes are decoded: on a paced replay they run ahead of the
     /// fixes by up to one read (4 KiB). The stream ends when the subscriber stops iterating.

@@ -57,6 +57,27 @@ import Testing
         #expect(stats.decoded == 1)
     }
 
+    /// A connection dropped inside a GGA without checksum leaves `...,1,08,0.9,4` for `...,1,08,0.9,408.0,M,...`:
+    /// gpsd drops a last line without a line end, and so does the decoder, whatever the chunks.
+    @Test func aLastSentenceWithoutALineEndIsDroppedAsCut() {
+        let gga = "$GPGGA,123520,4807.038,N,01131.000,E,1,08,0.9,408.0,M,46.9,M,,"
+        let cut = String(gga.prefix(gga.count - 15))
+        #expect(cut.hasSuffix(",0.9,4"))
+        let text = Self.line(Self.rmc) + "\r\n" + cut
+        let (fixes, stats) = Self.fixes(text)
+        #expect(stats.truncated == 1)
+        #expect(stats.decoded == 1, "the RMC only")
+        #expect(fixes.count == 1 && fixes.allSatisfy { $0.altitudeMSL == nil && $0.mode == .twoD })
+        var decoder = NMEADecoder()
+        var events: [NMEAEvent] = []
+        for byte in Array(text.utf8) { decoder.feed([byte]) { events.append($0) } }
+        decoder.finish { events.append($0) }
+        #expect(decoder.statistics.truncated == 1 && decoder.statistics.decoded == 1, "byte by byte too")
+        #expect(!events.contains { if case .fix(let fix) = $0 { fix.altitudeMSL != nil } else { false } })
+        let whole = Self.fixes(Self.line(Self.rmc) + "\r\n" + gga + "\r\n").0
+        #expect(whole.last?.altitudeMSL == 408, "the same GGA with its line end is decoded")
+    }
+
     @Test func skipsNoiseCommentsAndProprietarySentences() {
         let text =
             "# a comment $GPRMC,not,a,sentence\n\u{0}\u{1}\u{FF}garbage" + Self.line(Self.rmc) + "\r\n"

@@ -32,6 +32,24 @@ import Testing
         #expect(fix.magneticVariation == -3.1)
     }
 
+    @Test func coursesOutsideAFullTurnAreBroughtIntoIt() throws {
+        let (fixes, _) = Self.decode([
+            "GPRMC,123519,A,4807.038,N,01131.000,E,022.4,720.0,230394,003.1,W",
+            "GPRMC,123520,A,4807.038,N,01131.000,E,022.4,-90.0,230394,003.1,W",
+            "GPRMC,123521,A,4807.038,N,01131.000,E,022.4,360.0,230394,003.1,W",
+            "GPRMC,123522,A,4807.038,N,01131.000,E,022.4,-360.0,230394,003.1,W",
+        ])
+        #expect(fixes.map(\.track) == [0, 270, 0, 0])
+        #expect(fixes.allSatisfy { $0.track?.sign == .plus }, "never -0")
+        let (vtg, _) = Self.decode([
+            "GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W",
+            "GPVTG,-45.5,T,450.25,M,022.4,N,041.5,K,A",
+        ])
+        let fix = try #require(vtg.last)
+        #expect(fix.track == 314.5, "VTG's true track, as RMC's")
+        #expect(fix.magneticTrack == 90.25, "and its magnetic track")
+    }
+
     @Test func ggaWithFewerThanThreeSatellitesIsNoFix() throws {
         let (fixes, _) = Self.decode(["GPGGA,123519,4807.038,N,01131.000,E,1,02,0.9,545.4,M,46.9,M,,"])
         let fix = try #require(fixes.first)

@@ -137,6 +137,23 @@ import Testing
         }
     }
 
+    @Test func aClientThatEnablesOnlyRawGetsNothingAndIsClosedWhenIdle() async throws {
+        try await Self.withService(limits: ClientLimits(idleTimeout: .milliseconds(300))) { service, port in
+            let watcher = try #require(StreamClient(port: port))
+            watcher.send("?WATCH={\"enable\":true,\"nmea\":true}\n")
+            #expect(await watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            let squatter = try #require(StreamClient(port: port))
+            squatter.send("?WATCH={\"enable\":true,\"raw\":1}\n")
+            let reply = Self.object(await squatter.readLine(containing: "\"class\":\"WATCH\""))
+            #expect(reply?["enable"]?.boolValue == true && reply?["json"]?.boolValue == false)
+            #expect(service.listener?.statistics.watching == 1, "raw alone is not served: not watching")
+            #expect(await squatter.readsToEnd(), "a client that gets nothing is closed when idle")
+            watcher.send("?VERSION;\n")
+            #expect(await watcher.readLine(containing: "\"class\":\"VERSION\"") != nil, "the nmea watcher stays")
+            #expect(service.listener?.statistics.clients == 1 && service.listener?.statistics.watching == 1)
+        }
+    }
+
     @Test func requestsGetGpsdsRepliesAndBadOnesAnErrorOnAConnectionThatStaysUp() async throws {
         try await Self.withService { _, port in
             let client = try #require(StreamClient(port: port))

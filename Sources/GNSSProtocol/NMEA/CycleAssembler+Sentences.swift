@@ -80,7 +80,7 @@ extension CycleAssembler {
         if valid, faa != 0x4E, let (lat, lon) = Self.position(fields, 3) {
             setPosition(latitude: lat, longitude: lon)
             if let knots = fields.double(7) { fix.speed = knots * Self.knotsToMetresPerSecond }
-            if let track = fields.double(8) { fix.track = track }
+            if let track = fields.course(8) { fix.track = track }
             if let variation = fields.double(10), variation > 0.09 || variation < -0.09 {
                 switch fields.first(11) {
                 case 0x45: fix.magneticVariation = variation
@@ -162,8 +162,8 @@ extension CycleAssembler {
     /// VTG, old (`track,mag,knots,kmh`) or new (`track,T,mag,M,knots,N,kmh,K[,mode]`) form.
     mutating func applyVTG(_ fields: NMEAFields) -> Bool {
         let newForm = fields.first(2) == 0x54
-        let track = fields.double(1)
-        let magnetic = fields.double(newForm ? 3 : 2)
+        let track = fields.course(1)
+        let magnetic = fields.course(newForm ? 3 : 2)
         let knots = fields.double(newForm ? 5 : 3)
         if newForm, fields.first(9) == 0x4E || fields.first(9) == 0x45 { return true }
         guard let track, let knots else { return true }

@@ -48,7 +48,8 @@ public struct NMEADecoder: Sendable {
         }
     }
 
-    /// Ends the input: decodes a last sentence that lacks a line end and reports the cycle in progress.
+    /// Ends the input: drops a last sentence that lacks a line end (it may be cut, and gpsd drops it too) and
+    /// reports the cycle in progress.
     public mutating func finish(emit: (NMEAEvent) -> Void) {
         withoutActuallyEscaping(emit) { emit in
             var reports = NMEAEventForwarder(emit: emit)
@@ -67,7 +68,7 @@ public struct NMEADecoder: Sendable {
     }
 
     private mutating func finish(into reports: inout some NMEAReportSink) {
-        framer.finish(into: &sentences, reports: &reports)
+        framer.finish()
         sentences.finish(reports: &reports)
     }
 

@@ -54,6 +54,15 @@ struct NMEAFields {
         return NMEAFields.parseDouble(base, s, e)
     }
 
+    /// Field `i` as a course in degrees, brought into [0, 360) as gpsd does (`720` is 0, `-90` is 270), or `nil`
+    /// when empty or not a number.
+    func course(_ i: Int) -> Double? {
+        guard let degrees = double(i) else { return nil }
+        let turn = degrees.truncatingRemainder(dividingBy: 360)
+        let course = turn < 0 ? turn + 360 : turn
+        return course < 360 ? course + 0 : 0
+    }
+
     /// Field `i` as a non-negative or negative integer, or `nil` when empty or not an integer.
     @inline(__always)
     func int(_ i: Int) -> Int? {

@@ -3,8 +3,9 @@
 /// Complete sentences inside one chunk are handed out in place (no copy); only a sentence split across two chunks
 /// is carried over in a small buffer that is allocated once. Bytes outside sentences are skipped and counted,
 /// `#` comment lines are skipped, a sentence interrupted by a new `$`/`!` (two sentences spliced together) is
-/// dropped, and a sentence longer than ``maximumSentenceLength`` is dropped up to the end of its line or the next
-/// `$`/`!`, whichever comes first, with the bytes after its first ``maximumSentenceLength`` counted as noise.
+/// dropped, so is a sentence the input ends in before its line end, and a sentence longer than
+/// ``maximumSentenceLength`` is dropped up to the end of its line or the next `$`/`!`, whichever comes first, with
+/// the bytes after its first ``maximumSentenceLength`` counted as noise.
 struct NMEAFramer: Sendable {
     /// The longest sentence accepted, from `$` through the checksum, without CR/LF: 102 bytes, as gpsd allows
     /// (real Trimble and SkyTraq sentences exceed the standard's 82).
@@ -160,11 +161,13 @@ struct NMEAFramer: Sendable {
         }
     }
 
-    /// Ends the input: a last sentence without a line end is handed out as if it had one.
-    mutating func finish<Sink: NMEASentenceSink>(into sink: inout Sink, reports: inout some NMEAReportSink) {
+    /// Ends the input: a last sentence without a line end is dropped and counted as truncated, as gpsd drops it. The
+    /// input may have ended inside it (a dropped connection, a cut file), and a cut sentence without a checksum would
+    /// decode to wrong values (`408` cut to `4`).
+    mutating func finish() {
         if state == .inSentence {
+            statistics.truncated += 1
             statistics.sentences += 1
-            carry.withUnsafeBufferPointer { sink.sentence($0, reports: &reports) }
             carry.removeAll(keepingCapacity: true)
         }
         state = .idle

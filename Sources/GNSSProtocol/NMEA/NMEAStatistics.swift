@@ -12,7 +12,8 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var unsupported = 0
     /// Sentences with a valid frame whose fields could not be used (bad address, too few fields, bad values).
     public var malformed = 0
-    /// Sentences cut short by a new `$`/`!` (two sentences spliced together) or by a non-printable byte.
+    /// Sentences cut short by a new `$`/`!` (two sentences spliced together), by a non-printable byte, or by the
+    /// end of the input before their line end.
     public var truncated = 0
     /// Bytes skipped outside any sentence: binary noise, stray characters (comment lines are not counted).
     public var noiseBytes = 0

@@ -4,11 +4,16 @@ import SystemCalls
 
 /// Accepting clients, reading their bytes and answering their requests, all on the listener's thread.
 extension GPSDListener {
-    /// Accepts every waiting connection: at most ``ClientLimits/maximumClients`` at a time, each greeted with
-    /// the `VERSION` object; one over the limit is told why and closed, and the refusals are counted in the log. Out
-    /// of file descriptors, the ``ConnectionAcceptor`` sheds waiting clients.
+    /// Accepts every waiting connection: at most ``ClientLimits/maximumClients`` at a time, each with a send buffer
+    /// of ``socketSendBuffer`` bytes and `TCP_NODELAY`, and greeted with the `VERSION` object; one over the limit is
+    /// told why and closed, and the refusals are counted in the log. Out of file descriptors, the
+    /// ``ConnectionAcceptor`` sheds waiting clients.
     func acceptClients(_ acceptor: inout ConnectionAcceptor, now: ContinuousClock.Instant) {
         while let fd = acceptor.accept(now: timeline.now, refusal: { GPSDListenerLines.error($0) }) {
+            // A small kernel buffer, so that a client that does not read loses reports from its queue here
+            // instead of having them pile up, ever older, in the kernel; and no Nagle wait on replies.
+            System.setOption(fd, level: SOL_SOCKET, name: SO_SNDBUF, Self.socketSendBuffer)
+            System.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, 1)
             let (accepted, refusedLine) = state.withLock { state -> (Int?, String?) in
                 guard state.clients.count < limits.maximumClients else {
                     let verdict = state.drops.occurrence(of: "refused", at: timeline.now)
@@ -54,9 +59,9 @@ extension GPSDListener {
                 if error.code != EAGAIN, error.code != EWOULDBLOCK { client.closeReason = "" }
                 return nil
             case .success(let count):
-                let wasWatching = client.policy.wantsReports || client.policy.wantsSentences
+                let wasWatching = client.policy.watches
                 receive(buffer[0..<count], client: &client, state: &state, now: now)
-                let watching = client.policy.wantsReports || client.policy.wantsSentences
+                let watching = client.policy.watches
                 guard wasWatching != watching else { return nil }
                 return watching ? "watches" : "stops watching"
             }

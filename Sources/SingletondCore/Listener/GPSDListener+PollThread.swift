@@ -27,7 +27,7 @@ extension GPSDListener {
                     if client.hasOutput { events |= Int32(POLLOUT) }
                     fds.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
                     ids.append(id)
-                    if !client.policy.enable {
+                    if !client.policy.watches {
                         let deadline = client.lastRequest.advanced(by: limits.idleTimeout)
                         nextDeadline = min(nextDeadline ?? deadline, deadline)
                     }
@@ -71,7 +71,7 @@ extension GPSDListener {
                 flush(&state.clients[id]!)
                 let client = state.clients[id]!
                 var reason = client.closeReason
-                if reason == nil, !client.policy.enable, now - client.lastRequest >= limits.idleTimeout {
+                if reason == nil, !client.policy.watches, now - client.lastRequest >= limits.idleTimeout {
                     reason = "idle for \(limits.idleTimeout) without a request"
                 }
                 if let reason {

@@ -30,6 +30,11 @@ package final class GPSDListener: Sendable {
         var drops = RepeatLimiter<String>()
     }
 
+    /// The `SO_SNDBUF` of each client's socket (Linux doubles it): what the kernel holds for a client that does not
+    /// read is bounded like its queue, so that a stalled client loses its oldest reports instead of getting them
+    /// late.
+    static let socketSendBuffer: Int32 = 8 * 1_024
+
     /// The address the listener is bound to.
     package let address: ListenAddress
     /// The device path the reports name: the daemon's source.
@@ -95,19 +100,15 @@ package final class GPSDListener: Sendable {
     }
 
     /// Sends a report to every client that watches: `tpv` or `sky` is the JSON object without newline, kept for
-    /// `?POLL;`.
+    /// `?POLL;` and sent with `\r\n`; a sentence goes out as it is, with its own line end.
     package func publish(_ report: GPSDListenerReport) {
-        var line = report.object
         let logLines = state.withLock { state -> [String] in
-            var sentence = false
             switch report {
             case .tpv(let object): state.latestTPV = object
             case .sky(let object): state.latestSKY = object
-            case .nmea: sentence = true
+            case .nmea(let sentence): return broadcast(sentence, state: &state, sentence: true)
             }
-            line.append(0x0D)
-            line.append(0x0A)
-            return broadcast(line, state: &state, sentence: sentence)
+            return broadcast(GPSDListenerLines.crlf(report.object), state: &state)
         }
         for text in logLines { logger.notice(text) }
         wake()
@@ -126,13 +127,18 @@ package final class GPSDListener: Sendable {
         wake()
     }
 
-    /// The clients connected, those watching, and the reports dropped for slow clients.
+    /// The clients connected, those watching (getting reports or sentences), and the reports dropped for slow clients.
     package var statistics: GPSDListenerStatistics {
         state.withLock { state in
             GPSDListenerStatistics(
-                clients: state.clients.count, watching: state.clients.values.count { $0.policy.wantsReports },
+                clients: state.clients.count, watching: state.clients.values.count { $0.policy.watches },
                 droppedReports: state.droppedReports)
         }
+    }
+
+    /// The sockets of the clients connected, for tests that check their options.
+    package var clientSockets: [Int32] {
+        state.withLock { state in state.clients.values.map(\.fd) }
     }
 
     /// Queues `line` for every watcher of JSON reports, or of raw sentences when `sentence` is set; returns the log

@@ -39,6 +39,10 @@ package struct GPSDWatchPolicy: Sendable, Hashable {
     /// Whether the client gets the raw NMEA sentences.
     package var wantsSentences: Bool { enable && nmea }
 
+    /// Whether the client watches: it gets JSON reports or raw sentences. A client that enabled only what the
+    /// listener does not serve (`raw` without `json` or `nmea`) gets nothing and does not watch.
+    package var watches: Bool { wantsReports || wantsSentences }
+
     /// gpsd's `WATCH` reply for this policy.
     package var line: [UInt8] {
         var writer = JSONObjectWriter()

@@ -6,10 +6,11 @@ import Testing
 /// ``LocationManager/nmeaSentences(bufferSize:)``: an NMEA source's raw sentences, whole and in order, from a file
 /// and from an in-memory replay.
 @Suite(.timeLimit(.minutes(1))) struct LocationSentenceTests {
-    /// The fixture's sentences, as its lines that start with `$` or `!`.
+    /// The fixture's sentences, as its lines that start with `$` or `!`, each with its `\r\n` (every sentence of the
+    /// fixture has a valid checksum).
     static func sentences(_ bytes: [UInt8]) -> [[UInt8]] {
-        bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
-            .filter { $0.first == UInt8(ascii: "$") || $0.first == UInt8(ascii: "!") }.map(Array.init)
+        bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { Array($0) + [0x0A] }
+            .filter { $0.first == UInt8(ascii: "$") || $0.first == UInt8(ascii: "!") }
     }
 
     @Test(arguments: [false, true]) @RegistryActor
