@@ -16,9 +16,10 @@ extension Singletond {
     /// exits the process with status 1, whether the signal came while it ran or while it was still starting.
     ///
     /// The parts are services of a ``SingletondServiceGroup``, started in this order and shut down in reverse: the
-    /// output, the control socket (bound), the registry's managers with the position source, the gpsd-protocol
-    /// listener when `--listen` asks for one, and the socket's serving with the readiness notification. Signals reach `signals` only in a process whose threads all block
-    /// them: run it through ``runProcess(_:)``.
+    /// output, the control socket (bound), the gpsd-protocol listener's port when `--listen` asks for one (bound),
+    /// the registry's managers with the position source, the listener's serving, and the socket's serving with the
+    /// readiness notification. Whatever can refuse the start is opened before the source: a refusal writes nothing.
+    /// Signals reach `signals` only in a process whose threads all block them: run it through ``runProcess(_:)``.
     package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
         let logger = LogWriter(
@@ -58,7 +59,11 @@ extension Singletond {
             readyLine: "singletond \(version) ready: \(source), control socket \(control.path), "
                 + "output \(options.output == "-" ? "standard output" : options.output)",
             environment: environment, notify: notify, logger: logger)
-        let services: [any SingletondService] = [output, control, registry] + (listener.map { [$0] } ?? []) + [serving]
+        // Everything that can refuse the start (the output, the control socket, the listener's port) is opened
+        // before the registry opens the source, so that a refusal comes before any fix is read or written.
+        let services: [any SingletondService] =
+            [output, control] + (listener.map { [$0.binding] } ?? []) + [registry] + (listener.map { [$0] } ?? [])
+            + [serving]
         let group = SingletondServiceGroup(services, logger: logger)
         let status = await group.run(
             terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })

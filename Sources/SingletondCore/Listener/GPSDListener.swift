@@ -78,14 +78,14 @@ package final class GPSDListener: Sendable {
     }
 
     /// Closes every client and the socket, and returns when the listener's thread has ended (at once when it never
-    /// started).
+    /// started); a second call closes nothing more.
     package func stop() async {
-        let started = state.withLock { state in
-            state.stopping = true
-            return state.started
+        let (started, wasStopping) = state.withLock { state in
+            defer { state.stopping = true }
+            return (state.started, state.stopping)
         }
         guard started else {
-            System.close(listenFD)
+            if !wasStopping { System.close(listenFD) }
             return
         }
         wake()

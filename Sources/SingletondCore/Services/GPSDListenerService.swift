@@ -4,14 +4,16 @@ import Observation
 import SingletonRegistry
 import SystemCalls
 
-/// The gpsd-protocol listener (`--listen`): bound and serving once the registry's managers run, fed from
-/// `appSingletons.locationManager` (a TPV per fix, a SKY when the satellite view changes, a DEVICE when the source
-/// comes and goes), and closed with its clients before the registry stops.
+/// The gpsd-protocol listener (`--listen`): its port bound by ``binding`` before the source opens, so that a port
+/// that is taken refuses the start before anything is read or written; then, once the registry's managers run,
+/// serving and fed from `appSingletons.locationManager` (a TPV per fix, a SKY when the satellite view changes, a
+/// DEVICE when the source comes and goes), and closed with its clients before the registry stops.
 package final class GPSDListenerService: SingletondService {
     private let address: ListenAddress
     private let devicePath: String
     private let limits: ClientLimits
     private let logger: LogWriter
+    private let bound = StartedValue<GPSDListener>("the gpsd listener's socket")
     private let running = StartedValue<(listener: GPSDListener, feed: Task<Void, Never>)>("the gpsd listener")
 
     package init(
@@ -27,9 +29,13 @@ package final class GPSDListenerService: SingletondService {
     /// The listener; `nil` before ``start()``.
     package var listener: GPSDListener? { running.ifStarted?.listener }
 
+    /// The service that binds the listener's port, started before the source opens; its shutdown closes the socket
+    /// when serving never started.
+    package var binding: any SingletondService { Binding(service: self) }
+
+    /// Binds the port unless ``binding`` did, starts the listener's thread and its feed.
     package func start() async throws(SingletondStartError) {
-        let listener = try GPSDListener.bind(
-            address, devicePath: devicePath, limits: limits, logger: logger, clock: await appSingletons.clock)
+        let listener = try await bind()
         do throws(Errno) {
             try listener.start()
         } catch {
@@ -49,6 +55,33 @@ package final class GPSDListenerService: SingletondService {
         feed.cancel()
         await feed.value
         await listener.stop()
+    }
+
+    /// The bound listener: bound now, unless ``binding`` bound it before.
+    private func bind() async throws(SingletondStartError) -> GPSDListener {
+        if let listener = bound.ifStarted { return listener }
+        let listener = try GPSDListener.bind(
+            address, devicePath: devicePath, limits: limits, logger: logger, clock: await appSingletons.clock)
+        bound.set(listener)
+        return listener
+    }
+
+    /// ``GPSDListenerService/binding``: the port bound early, closed by its shutdown when serving never started.
+    private final class Binding: SingletondService {
+        let service: GPSDListenerService
+
+        init(service: GPSDListenerService) {
+            self.service = service
+        }
+
+        func start() async throws(SingletondStartError) {
+            _ = try await service.bind()
+        }
+
+        func shutdown() async {
+            guard service.running.ifStarted == nil, let listener = service.bound.ifStarted else { return }
+            await listener.stop()
+        }
     }
 
     /// Starts the task feeding `listener`: its fixes from `updates`, the manager's satellite view as it changes,
