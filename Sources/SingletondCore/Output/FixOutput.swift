@@ -12,8 +12,8 @@ import SystemCalls
 /// Writes happen on a serial queue of their own so that a slow reader of standard output (a stopped pipe) never
 /// blocks the cooperative pool; at most ``maximumPendingBytes`` wait, and lines beyond that are dropped and
 /// counted. A failing write is logged once, lines are dropped while it fails, and the recovery is logged:
-/// the daemon keeps running. What is lost is summarised at most once a minute of the registry's clock
-/// (``OutputLossLog``). ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
+/// the daemon keeps running. What is lost is summarised at most once a minute of the registry's clock, and once
+/// more when the output closes (``OutputLossLog``). ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
 package final class FixOutput: Sendable {
     /// How many bytes may wait to be written before new lines are dropped.
     package static let maximumPendingBytes = 1 << 20
@@ -141,9 +141,11 @@ package final class FixOutput: Sendable {
         }
     }
 
-    /// Writes what is queued and closes the file (standard output stays open).
+    /// Writes what is queued, logs the lines lost since the last line about them, and closes the file (standard
+    /// output stays open).
     package func close() async {
         await flush()
+        for report in state.withLock({ $0.losses.finish() }) { logger.log(report.level, report.text) }
         guard path != "-" else { return }
         let fd = state.withLock { state in
             defer { state.fd = -1 }

@@ -6,7 +6,8 @@ import SystemCalls
 /// A write error is logged when it begins, in the words of its `errno`; while it lasts, the lines lost are counted
 /// and summarised at most once every ``summaryInterval``; the first line written again ends it, with the total.
 /// Lines dropped because the reader is slow (over ``FixOutput/maximumPendingBytes`` waiting) are said once and then
-/// summarised the same way; a slow reader has no end to report, since writes and drops alternate.
+/// summarised the same way; a slow reader has no end to report, since writes and drops alternate. At the stop,
+/// the lines lost since the last line about each cause are counted in one more line (``finish()``).
 struct OutputLossLog {
     /// The shortest time between two lines about the same loss.
     static let summaryInterval: Duration = .seconds(60)
@@ -57,6 +58,22 @@ struct OutputLossLog {
         repeats.forget(.writeError(current.code))
         error = nil
         return (.notice, "writing TPV lines to \(name) again (\(current.lost) lines lost)")
+    }
+
+    /// The output is closing: a line for each cause with lines lost since its last line, with their count.
+    mutating func finish() -> [(level: LogLevel, text: String)] {
+        error = nil
+        return repeats.drain().map { cause, count in
+            switch cause {
+            case .writeError(let code):
+                (
+                    .error,
+                    "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost before the stop"
+                )
+            case .slowReader:
+                (.warning, "output \(name) is too slow: \(count) more TPV lines dropped before the stop")
+            }
+        }
     }
 
     private static func describe(_ code: Int32) -> String {
