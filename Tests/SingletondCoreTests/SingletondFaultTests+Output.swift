@@ -63,6 +63,33 @@ extension SingletondFaultTests {
         #expect(count.map { (1...1_999).contains($0) } == true, "\(log)")
     }
 
+    /// Finding 11: `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes
+    /// read at once: SIGTERM ends the daemon cleanly, counting the lines the FIFO had no room for (the writer
+    /// waited in `write(2)` until the stop timeout, exit 1).
+    @Test func aFIFOWhoseReaderStoppedDoesNotHoldUpTheStop() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let track = directory.file("track.nmea")
+        try SingletondEndToEndTests.manyCycles(2_000).write(toFile: track, atomically: false, encoding: .utf8)
+        let output = try HeldFIFO(directory.file("out"))
+        defer { output.close() }
+        let daemon = try SingletondProcess([
+            "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
+        ])
+        defer { daemon.kill() }
+        // Every fix has been handed to the output, which has more than the pipe holds.
+        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
+        try #require(ended != nil, "\(daemon.stderr.history)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0, "\(daemon.stderr.history)")
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        let notWritten = log.first { $0.contains("took no more lines at the stop") }
+        #expect(
+            notWritten?.contains("warning: output \(output.path) took no more lines at the stop: ") == true, "\(log)")
+        #expect(notWritten?.hasSuffix(" TPV lines not written") == true, "\(log)")
+        #expect(log.last?.contains("stopped") == true, "\(log)")
+    }
+
     @Test func aClosedStandardOutputPipeIsReportedAndTheDaemonKeepsServing() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

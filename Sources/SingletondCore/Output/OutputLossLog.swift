@@ -25,6 +25,8 @@ struct OutputLossLog {
     /// The write error now failing every line, if any, and the lines lost to it since it began.
     private var error: (code: Int32, lost: Int)?
     private var repeats = RepeatLimiter<Cause>(interval: Self.summaryInterval)
+    /// The lines the output had no room for when it closed.
+    private var notTaken = 0
 
     init(name: String) {
         self.name = name
@@ -60,20 +62,32 @@ struct OutputLossLog {
         return (.notice, "writing TPV lines to \(name) again (\(current.lost) lines lost)")
     }
 
-    /// The output is closing: a line for each cause with lines lost since its last line, with their count.
+    /// A line was not written because the output was closing and had no room for it: counted for ``finish()``.
+    mutating func notTakenAtTheStop() -> (level: LogLevel, text: String)? {
+        notTaken += 1
+        return nil
+    }
+
+    /// The output is closing: a line for each cause with lines lost since its last line, with their count, and one
+    /// for the lines the output had no room for.
     mutating func finish() -> [(level: LogLevel, text: String)] {
         error = nil
-        return repeats.drain().map { cause, count in
-            switch cause {
-            case .writeError(let code):
-                (
-                    .error,
-                    "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost before the stop"
-                )
-            case .slowReader:
-                (.warning, "output \(name) is too slow: \(count) more TPV lines dropped before the stop")
+        defer { notTaken = 0 }
+        let unwritten: [(level: LogLevel, text: String)] =
+            notTaken == 0
+            ? [] : [(.warning, "output \(name) took no more lines at the stop: \(notTaken) TPV lines not written")]
+        return unwritten
+            + repeats.drain().map { cause, count in
+                switch cause {
+                case .writeError(let code):
+                    (
+                        .error,
+                        "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost before the stop"
+                    )
+                case .slowReader:
+                    (.warning, "output \(name) is too slow: \(count) more TPV lines dropped before the stop")
+                }
             }
-        }
     }
 
     private static func describe(_ code: Int32) -> String {
