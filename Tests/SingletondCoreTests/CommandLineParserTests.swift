@@ -60,6 +60,8 @@ import Testing
         #expect(try run(["--nmea", "log", "--listen", "2947"]).listen == ListenAddress(port: 2947))
         #expect(try run(["--listen=0.0.0.0:2948"]).listen == ListenAddress(octets: [0, 0, 0, 0], port: 2948))
         #expect(try run(["--nmea", "log", "--replay-speed", "10"]).replaySpeed == 10)
+        #expect(try run(["--nmea", "log", "--replay-speed", "0.001"]).replaySpeed == 0.001)
+        #expect(try run(["--nmea", "log", "--replay-speed", "1000"]).replaySpeed == 1_000)
         #expect(try run(["--nmea", "log"]).replaySpeed == nil)
     }
 
@@ -121,7 +123,11 @@ import Testing
         (["help", "x"], "unexpected argument 'x'"),
         (["--demo=yes"], "--demo takes no value"),
         (["--listen"], "--listen needs a value"),
-        (["--nmea", "log", "--replay-speed", "0"], "is not a speed between 0 and 1000"),
+        (["--nmea", "log", "--replay-speed", "0"], "--replay-speed: '0' is not a speed between 0.001 and 1000"),
+        (["--nmea", "log", "--replay-speed", "1e-19"], "'1e-19' is not a speed between 0.001 and 1000"),
+        (["--nmea", "log", "--replay-speed", "0.0009"], "is not a speed between 0.001 and 1000"),
+        (["--nmea", "log", "--replay-speed", "1000.5"], "is not a speed between 0.001 and 1000"),
+        (["--nmea", "log", "--replay-speed", "nan"], "is not a speed between 0.001 and 1000"),
         (["--nmea", "-", "--replay-speed", "1"], "--replay-speed only goes with --nmea FILE"),
         (["--demo", "--replay-speed", "1"], "--replay-speed only goes with --nmea FILE"),
         (["--listen", "gps.local:2947"], "--listen: 'gps.local:2947' is not [HOST:]PORT"),

@@ -64,4 +64,61 @@ import Testing
         }
         #expect(access(path, F_OK) == 0, "another user's file is never removed")
     }
+
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false)
+
+    /// Binds the control socket at `path`: the error's reason, or `nil` when it was bound (and is stopped again).
+    static func bindRefusal(_ path: String) async -> String? {
+        do {
+            let server = try ControlServer.bind(path: path, logger: logger, clock: ContinuousClock())
+            await server.stop()
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// Finding 13: `nobody` owns a directory of the path, and could rename the socket and put another in its place.
+    @Test(.root) func aControlPathInADirectoryAnotherUserOwnsIsRefused() async throws {
+        let base = TemporaryDirectory()
+        defer { base.remove() }
+        let (shared, _) = try FixOutputFileTests.sharedAndSecretDirectories(in: base)
+        #expect(
+            await Self.bindRefusal(shared + "/c.sock")
+                == "\(shared) belongs to uid 65534, neither this daemon's user nor root; refusing to use it")
+        #expect(access(shared + "/c.sock", F_OK) != 0, "nothing was created there")
+    }
+
+    /// Finding 13: `nobody` links a directory of the path to root's 0700 directory.
+    @Test(.root) func aControlPathThroughALinkAnotherUserOwnsIsRefused() async throws {
+        let base = TemporaryDirectory()
+        defer { base.remove() }
+        let (_, secret) = try FixOutputFileTests.sharedAndSecretDirectories(in: base)
+        let link = base.file("link")
+        try #require(symlink(secret, link) == 0 && lchown(link, 65_534, 65_534) == 0)
+        #expect(
+            await Self.bindRefusal(link + "/c.sock")
+                == "\(link) is a symbolic link owned by uid 65534, neither this daemon's user nor root; "
+                + "refusing to follow it")
+        #expect(access(secret + "/c.sock", F_OK) != 0, "nothing was created in root's directory")
+    }
+
+    @Test func aControlPathInADirectoryEveryUserMayWriteIsRefusedUnlessItIsSticky() async throws {
+        let base = TemporaryDirectory()
+        defer { base.remove() }
+        let open = base.file("open")
+        try #require(mkdir(open, 0o700) == 0 && chmod(open, 0o777) == 0)
+        #expect(
+            await Self.bindRefusal(open + "/c.sock")
+                == "\(open) may be written by every user (mode 777, without the sticky bit); refusing to use it")
+        try #require(chmod(open, 0o1777) == 0)
+        #expect(await Self.bindRefusal(open + "/c.sock") == nil, "a sticky directory, as /tmp is, is used")
+    }
+
+    @Test func aLinkTheDaemonsUserOwnsOnTheControlPathIsFollowed() async throws {
+        let base = TemporaryDirectory()
+        defer { base.remove() }
+        try #require(mkdir(base.file("real"), 0o700) == 0 && symlink(base.file("real"), base.file("link")) == 0)
+        #expect(await Self.bindRefusal(base.file("link/c.sock")) == nil)
+    }
 }

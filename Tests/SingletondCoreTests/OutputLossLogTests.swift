@@ -64,4 +64,41 @@ import Testing
             lines.last?.hasSuffix("cannot write TPV lines to /dev/full: No space left on device; 1000 more lines lost")
                 == true)
     }
+
+    /// Finding 10: the lines lost after the last summary are counted when the output closes.
+    @Test func theLinesLostSinceTheLastSummaryAreCountedAtTheStop() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try CapturedLog(in: directory)
+        let clock = TestClock()
+        let output = try FixOutput(path: "/dev/full", logger: log.logger, clock: clock)
+        let line = Array(#"{"class":"TPV","mode":1}"#.utf8) + [0x0A]
+        for _ in 0..<10 { output.write(line) }
+        await output.flush()
+        await clock.advance(by: .seconds(60))
+        for _ in 0..<6 { output.write(line) }
+        await output.close()
+        let lines = try log.lines()
+        #expect(lines.count == 3, "\(lines)")
+        #expect(
+            lines.dropFirst().first?.hasSuffix(
+                "cannot write TPV lines to /dev/full: No space left on device; 10 more lines lost") == true, "\(lines)")
+        #expect(
+            lines.last?.hasSuffix(
+                "cannot write TPV lines to /dev/full: No space left on device; 5 more lines lost before the stop")
+                == true, "\(lines)")
+    }
+
+    @Test func aStopRightAfterASummaryAddsNothing() {
+        var log = OutputLossLog(name: "standard output")
+        _ = log.lost(.writeError(EPIPE), at: .zero)
+        _ = log.lost(.slowReader, at: .zero)
+        #expect(log.lost(.writeError(EPIPE), at: .seconds(60)) != nil)
+        #expect(log.finish().isEmpty)
+        #expect(log.lost(.slowReader, at: .seconds(61)) != nil, "what is lost after the stop is new again")
+        #expect(log.lost(.slowReader, at: .seconds(62)) == nil)
+        #expect(
+            log.finish().map(\.text) == ["output standard output is too slow: 1 more TPV lines dropped before the stop"]
+        )
+    }
 }

@@ -19,25 +19,41 @@ extension SingletondEndToEndTests {
         try await body(daemon)
     }
 
-    /// Runs `body` with a daemon whose shutdown cannot finish: the output is a FIFO that nobody reads, filled with
-    /// more TPV lines than its pipe holds, so closing the output waits for a writer that stays stuck.
+    /// Runs `body` with a daemon whose shutdown cannot finish: its output file was rotated and the new one is held
+    /// with a read lease (`F_SETLEASE`), so that SIGHUP's reopen waits in `open(2)` for the lease's break (45 s), and
+    /// the stop waits behind it. (A FIFO whose reader stopped no longer holds up a stop.) The test polls the lease
+    /// for the start of its break, up to a bound that only catches a hang.
     private func withStuckOutput(
         stopTimeout: String, _ body: (SingletondProcess) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let track = directory.file("track.nmea")
-        try Self.manyCycles(2_000).write(toFile: track, atomically: false, encoding: .utf8)
-        let output = try HeldFIFO(directory.file("out"))
-        defer { output.close() }
+        let source = try HeldFIFO(directory.file("nmea"))
+        defer { source.close() }
+        let output = directory.file("tpv.log")
         let daemon = try SingletondProcess([
-            "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
+            "--nmea", source.path, "--control", directory.file("c.sock"), "--output", output,
             "--stop-timeout", stopTimeout,
         ])
         defer { daemon.kill() }
-        // Every fix has been handed to the output, whose writer is now blocked on the full pipe.
-        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
-        try #require(ended != nil, "\(daemon.stderr.history)")
+        try #require(await daemon.stderr.line(containing: "ready:") != nil, "\(daemon.stderr.history)")
+        try #require(rename(output, output + ".1") == 0)
+        let leased = open(output, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(leased >= 0)
+        defer { close(leased) }
+        // The break is signalled with SIGURG, which nobody handles and is ignored by default (SIGIO would end the
+        // test process).
+        let setSignal: Int32 = 10  // F_SETSIG
+        let setLease: Int32 = 1_024  // F_SETLEASE
+        let getLease: Int32 = 1_025  // F_GETLEASE
+        try #require(fcntl(leased, setSignal, SIGURG) == 0 && fcntl(leased, setLease, Int32(F_RDLCK)) == 0)
+        daemon.signal(SIGHUP)
+        var polls = 0
+        while fcntl(leased, getLease) != Int32(F_UNLCK), polls < 100_000 {
+            polls += 1
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try #require(fcntl(leased, getLease) == Int32(F_UNLCK), "the reopen never came: \(daemon.stderr.history)")
         try await body(daemon)
     }
 

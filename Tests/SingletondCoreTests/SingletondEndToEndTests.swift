@@ -163,7 +163,10 @@ import Testing
     }
 
     @Test func aWrongFlagPrintsTheUsageAndExits64() async throws {
-        for arguments in [["--frobnicate"], ["run", "--nmea"], ["--gpsd", "--nmea", "x"], ["survey", "soon"]] {
+        for arguments in [
+            ["--frobnicate"], ["run", "--nmea"], ["--gpsd", "--nmea", "x"], ["survey", "soon"],
+            ["--nmea", "x", "--replay-speed", "1e-19"],
+        ] {
             let result = try await SingletondProcess.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains { $0.hasPrefix("usage: singletond") }, "\(arguments)")

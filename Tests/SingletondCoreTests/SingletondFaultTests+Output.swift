@@ -29,7 +29,65 @@ extension SingletondFaultTests {
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
         let log = daemon.stderr.history + (await daemon.stderr.rest())
-        #expect(log.count { $0.contains("cannot write TPV lines") } == 1, "logged once, not once per line")
+        #expect(log.count { $0.contains("until it works again") } == 1, "logged once, not once per line")
+        #expect(log.count { $0.contains("cannot write TPV lines") } <= 2, "and counted once at the stop")
+    }
+
+    /// Finding 10: a file of 2,000 fixes, read at once, into `/dev/full`: the first failure is said, and at SIGTERM
+    /// the lines lost since (up to 1,999: fixes that come faster than the output takes them may be merged).
+    @Test func theLinesLostOnAFullDeviceAreCountedAtTheStop() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let track = directory.file("track.nmea")
+        try SingletondEndToEndTests.manyCycles(2_000).write(toFile: track, atomically: false, encoding: .utf8)
+        let daemon = try SingletondProcess([
+            "--nmea", track, "--control", directory.file("c.sock"), "--output", "/dev/full",
+        ])
+        defer { daemon.kill() }
+        // Every fix has been handed to the output.
+        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
+        try #require(ended != nil, "\(daemon.stderr.history)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        let losses = log.filter { $0.contains("cannot write TPV lines") }
+        #expect(losses.count == 2, "\(log)")
+        #expect(losses.first?.hasSuffix("dropping lines until it works again") == true, "\(log)")
+        let prefix = "error: cannot write TPV lines to /dev/full: No space left on device; "
+        let suffix = " more lines lost before the stop"
+        let count = losses.last.flatMap { line in
+            line.firstRange(of: prefix).flatMap { start in
+                line.hasSuffix(suffix) ? Int(line[start.upperBound...].dropLast(suffix.count)) : nil
+            }
+        }
+        #expect(count.map { (1...1_999).contains($0) } == true, "\(log)")
+    }
+
+    /// Finding 11: `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes
+    /// read at once: SIGTERM ends the daemon cleanly, counting the lines the FIFO had no room for (the writer
+    /// waited in `write(2)` until the stop timeout, exit 1).
+    @Test func aFIFOWhoseReaderStoppedDoesNotHoldUpTheStop() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let track = directory.file("track.nmea")
+        try SingletondEndToEndTests.manyCycles(2_000).write(toFile: track, atomically: false, encoding: .utf8)
+        let output = try HeldFIFO(directory.file("out"))
+        defer { output.close() }
+        let daemon = try SingletondProcess([
+            "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
+        ])
+        defer { daemon.kill() }
+        // Every fix has been handed to the output, which has more than the pipe holds.
+        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
+        try #require(ended != nil, "\(daemon.stderr.history)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0, "\(daemon.stderr.history)")
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        let notWritten = log.first { $0.contains("took no more lines at the stop") }
+        #expect(
+            notWritten?.contains("warning: output \(output.path) took no more lines at the stop: ") == true, "\(log)")
+        #expect(notWritten?.hasSuffix(" TPV lines not written") == true, "\(log)")
+        #expect(log.last?.contains("stopped") == true, "\(log)")
     }
 
     @Test func aClosedStandardOutputPipeIsReportedAndTheDaemonKeepsServing() async throws {
@@ -48,7 +106,8 @@ extension SingletondFaultTests {
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0, "not killed by SIGPIPE (141)")
         let log = daemon.stderr.history + (await daemon.stderr.rest())
-        #expect(log.count { $0.contains("cannot write TPV lines") } == 1, "logged once, not once per line")
+        #expect(log.count { $0.contains("until it works again") } == 1, "logged once, not once per line")
+        #expect(log.count { $0.contains("cannot write TPV lines") } <= 2, "and counted once at the stop")
     }
 
     /// `--output` to a FIFO nobody reads yet: the daemon starts, serves and takes signals instead of hanging in

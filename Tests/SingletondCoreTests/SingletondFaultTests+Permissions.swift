@@ -79,4 +79,24 @@ extension SingletondFaultTests {
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
     }
+
+    /// Finding 13: as root, `--control` through a link `nobody` planted to root's 0700 directory; the daemon exits 1
+    /// naming the link, and nothing is created where it points.
+    @Test(.root) func aControlPathThroughAnotherUsersLinkEndsTheStart() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let secret = directory.file("secret")
+        let link = directory.file("link")
+        try #require(mkdir(secret, 0o700) == 0 && symlink(secret, link) == 0)
+        try #require(lchown(link, uid_t(Self.otherID), gid_t(Self.otherID)) == 0)
+        let result = try await SingletondProcess.run(["--control", link + "/c.sock", "--output", "/dev/null"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains {
+                $0.contains(
+                    "control socket \(link)/c.sock: \(link) is a symbolic link owned by uid 65534, neither this "
+                        + "daemon's user nor root; refusing to follow it")
+            }, "\(result.stderr)")
+        #expect(access(secret + "/c.sock", F_OK) != 0, "nothing was created in root's directory")
+    }
 }

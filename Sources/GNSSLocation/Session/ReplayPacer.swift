@@ -5,7 +5,12 @@ import SingletonRegistry
 /// ``SingletonRegistry/Timeline``.
 ///
 /// The first timed fix sets the origin; a fix whose time goes backwards (a new recording spliced on) resets it.
+/// A wait is at most ``longestWaitMilliseconds``, whatever the gap between the times and however small the speed.
 struct ReplayPacer: Sendable {
+    /// The longest wait for one fix, in milliseconds: about 31,700 years, beyond any recording, and far inside what a
+    /// `Duration` and the clocks hold (a gap over a speed near zero would not be).
+    static let longestWaitMilliseconds = 1e15
+
     let speed: Double
     private let timeline: Timeline
     /// The first fix's moment on the timeline, and its recorded time.
@@ -23,7 +28,8 @@ struct ReplayPacer: Sendable {
             origin = (timeline.now, time)
             return
         }
-        let milliseconds = Double(time.millisecondsSince1970 - origin.time.millisecondsSince1970) / speed
+        let gap = Double(time.millisecondsSince1970) - Double(origin.time.millisecondsSince1970)
+        let milliseconds = min(gap / speed, Self.longestWaitMilliseconds)
         try await timeline.sleep(until: origin.offset + .milliseconds(milliseconds))
     }
 }

@@ -101,8 +101,8 @@ package enum CommandLineParser {
                 options.control = try value(for: name, inline: inline)
             case "--replay-speed":
                 let text = try value(for: name, inline: inline)
-                guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1_000 else {
-                    throw UsageError("--replay-speed: '\(text)' is not a speed between 0 and 1000")
+                guard let speed = Double(text), speed >= 0.001, speed <= 1_000 else {
+                    throw UsageError("--replay-speed: '\(text)' is not a speed between 0.001 and 1000")
                 }
                 options.replaySpeed = speed
             case "--listen":

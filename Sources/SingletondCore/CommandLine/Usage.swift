@@ -19,6 +19,7 @@ package enum Usage {
           --nmea-tcp HOST:PORT    NMEA 0183 over TCP; reconnects when lost
           --demo                  the built-in demo track, replayed in real time and looped
             --replay-speed N      (--nmea FILE) replay at N times the pace of its timestamps
+                                  (0.001 to 1000)
 
         options:
           --control PATH          the control socket (default $XDG_RUNTIME_DIR/singletond.sock,

@@ -25,6 +25,20 @@ package enum ControlPath {
         return "/tmp/singletond-\(userID)"
     }
 
+    /// What another user could do with the socket path `path`, in words, or `nil` when nothing: a symbolic link on
+    /// it, or a directory of it, that belongs to another user than this process's and root, or a directory every
+    /// user may write without the sticky bit (``TrustedPath``). The socket's own name is not followed: `bind(2)`
+    /// never follows it. An abstract name (`@...`) has no path to check.
+    package static func checkTrusted(_ path: String) -> String? {
+        guard !path.hasPrefix("@") else { return nil }
+        do throws(TrustedPath.Refusal) {
+            try TrustedPath.walk(path, ownedDirectories: true) { _, _ throws(Errno) in }
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
     /// Checks that `directory` is a directory (not a link) of this process's user that nobody else may enter,
     /// creating it with mode 0700 first when `create` is set and it is missing; the problem, in words, or `nil`.
     ///

@@ -5,7 +5,8 @@ import SystemCalls
 extension ControlServer {
     /// Creates the socket at `path` with mode 0600 and listens on it; call ``start(handler:)`` to serve.
     ///
-    /// A socket file left by a dead daemon (nothing accepts on it) is replaced; a live one is not.
+    /// A socket file left by a dead daemon (nothing accepts on it) is replaced; a live one is not. A path that
+    /// another user could change (``ControlPath/checkTrusted(_:)``) is refused before anything is looked at there.
     ///
     /// Dropped clients are logged once per reason, then summarised at most once a minute of `clock`.
     ///
@@ -17,6 +18,7 @@ extension ControlServer {
         func failure(_ reason: String) -> ControlServerError { ControlServerError(path: path, reason: reason) }
         func systemFailure(_ what: String, _ error: Errno) -> ControlServerError { failure("\(what): \(error)") }
 
+        if let problem = ControlPath.checkTrusted(path) { throw failure(problem) }
         if let existing = try? System.linkStatus(ofPath: path) {
             guard existing.st_mode & S_IFMT == S_IFSOCK else {
                 throw failure("the path exists and is not a socket; remove it or choose another --control path")

@@ -35,6 +35,13 @@ struct RepeatLimiter<Cause: Hashable> {
         return .summary(count: entry.unlogged)
     }
 
+    /// The occurrences of each cause since its last line, for the causes that have any, and forgets every cause:
+    /// what is left to say when the occurrences end for good (at shutdown).
+    mutating func drain() -> [(cause: Cause, count: Int)] {
+        defer { counts = [:] }
+        return counts.compactMap { cause, entry in entry.unlogged > 0 ? (cause, entry.unlogged) : nil }
+    }
+
     /// Forgets `cause`: its next occurrence is a first one again (a failure that ended and came back).
     mutating func forget(_ cause: Cause) {
         counts[cause] = nil

@@ -11,9 +11,13 @@ import SystemCalls
 ///
 /// Writes happen on a serial queue of their own so that a slow reader of standard output (a stopped pipe) never
 /// blocks the cooperative pool; at most ``maximumPendingBytes`` wait, and lines beyond that are dropped and
-/// counted. A failing write is logged once, lines are dropped while it fails, and the recovery is logged:
-/// the daemon keeps running. What is lost is summarised at most once a minute of the registry's clock
-/// (``OutputLossLog``). ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
+/// counted. The queue never sits in a `write(2)` that waits for a reader: it waits in `poll(2)` until the output
+/// takes a line (the file it opened is non-blocking; standard output, which other processes may share, is left
+/// as it is, and a line, shorter than `PIPE_BUF`, goes whole into a pipe that has room). ``close()`` ends that wait:
+/// what the output takes at once is written, the rest counted and logged, so that a reader that stopped reading
+/// does not hold up the stop. A failing write is logged once, lines are dropped while it fails, and the recovery is logged:
+/// the daemon keeps running. What is lost is summarised at most once a minute of the registry's clock, and once
+/// more when the output closes (``OutputLossLog``). ``reopen()`` (on SIGHUP) closes and reopens a file, for log rotation.
 package final class FixOutput: Sendable {
     /// How many bytes may wait to be written before new lines are dropped.
     package static let maximumPendingBytes = 1 << 20
@@ -32,6 +36,8 @@ package final class FixOutput: Sendable {
     private let logger: LogWriter
     private let queue = DispatchQueue(label: "singletond.output")
     private let state: SanitizerVisibleMutex<State>
+    /// A pipe that ``close()`` writes to, ending the writer's waits for room.
+    private let closing: (read: Int32, write: Int32)
     /// The time the loss summaries are counted in.
     private let timeline: Timeline
     /// How the bytes go out: `write(2)`, or a test's writer that fails on purpose.
@@ -62,11 +68,20 @@ package final class FixOutput: Sendable {
         self.timeline = Timeline(clock)
         self.writeBytes = writer
         let losses = OutputLossLog(name: path == "-" ? "standard output" : path)
-        if path == "-" {
-            state = SanitizerVisibleMutex(State(fd: 1, losses: losses))
-        } else {
-            state = SanitizerVisibleMutex(State(fd: try OutputPath.open(path), losses: losses))
+        let fd = path == "-" ? 1 : try OutputPath.open(path)
+        if path != "-" { System.setNonBlocking(fd) }
+        do throws(Errno) {
+            closing = try System.nonBlockingPipe()
+        } catch {
+            if path != "-" { System.close(fd) }
+            throw OutputError(path: path, reason: "cannot create a pipe: \(error)")
         }
+        state = SanitizerVisibleMutex(State(fd: fd, losses: losses))
+    }
+
+    deinit {
+        System.close(closing.read)
+        System.close(closing.write)
     }
 
     /// Queues `line` (which ends with a newline) for writing; drops it if too much is waiting.
@@ -90,28 +105,51 @@ package final class FixOutput: Sendable {
         let now = timeline.now
         let report = state.withLock { state in
             state.pendingBytes -= line.count
-            return if let failure { state.losses.lost(.writeError(failure), at: now) } else { state.losses.wrote() }
+            return switch failure {
+            case nil: state.losses.wrote()
+            case EAGAIN?: state.losses.notTakenAtTheStop()
+            case let code?: state.losses.lost(.writeError(code), at: now)
+            }
         }
         if let report { logger.log(report.level, report.text) }
     }
 
-    /// Writes all of `line`, going on after short writes; returns the failure's `errno`, or `nil`.
+    /// Writes all of `line` once `fd` has room, going on after short writes; returns the failure's `errno`, `EAGAIN`
+    /// when the output is closing and has no room now, or `nil`.
     ///
     /// After a failure that left part of the line in a regular file, that part is taken back: the file is cut to
     /// its length before the line (the daemon alone appends to it). Completing the line instead would have to wait
     /// for free space, holding every later line in the queue; a pipe or a FIFO needs neither, since a line shorter
     /// than `PIPE_BUF` goes into it whole or not at all.
     private func writeLine(_ line: [UInt8], to fd: Int32) -> Int32? {
-        var written = 0
-        do throws(Errno) {
-            try System.writeAll(fd, line, written: &written, using: writeBytes)
-            return nil
-        } catch {
-            if written > 0, let file = try? System.status(of: fd), file.st_mode & S_IFMT == S_IFREG {
-                try? System.truncate(fd, to: file.st_size - off_t(written))
+        var done = 0
+        while true {
+            guard hasRoom(fd) else { return EAGAIN }
+            var written = 0
+            do throws(Errno) {
+                try System.writeAll(fd, Array(line[done...]), written: &written, using: writeBytes)
+                return nil
+            } catch {
+                done += written
+                if error.code == EAGAIN || error.code == EWOULDBLOCK { continue }
+                if done > 0, let file = try? System.status(of: fd), file.st_mode & S_IFMT == S_IFREG {
+                    try? System.truncate(fd, to: file.st_size - off_t(done))
+                }
+                return error.code
             }
-            return error.code
         }
+    }
+
+    /// Waits until `fd` has room for a line, or is in a state that `write(2)` reports (an error, a hang-up); `false`
+    /// when ``close()`` has begun and `fd` has no room now.
+    private func hasRoom(_ fd: Int32) -> Bool {
+        var descriptors = [
+            pollfd(fd: fd, events: Int16(POLLOUT), revents: 0),
+            pollfd(fd: closing.read, events: Int16(POLLIN), revents: 0),
+        ]
+        // A failed poll leaves it to the write to say what is wrong.
+        guard (try? System.poll(&descriptors, timeout: -1)) != nil else { return true }
+        return descriptors[0].revents != 0
     }
 
     /// Closes and reopens the file (after log rotation moved it); does nothing for standard output.
@@ -122,6 +160,7 @@ package final class FixOutput: Sendable {
         queue.async {
             do {
                 let newFD = try OutputPath.open(self.path)
+                System.setNonBlocking(newFD)
                 let oldFD = self.state.withLock { state in
                     defer { state.fd = newFD }
                     return state.fd
@@ -141,9 +180,12 @@ package final class FixOutput: Sendable {
         }
     }
 
-    /// Writes what is queued and closes the file (standard output stays open).
+    /// Writes what is queued and the output takes at once, logs the lines lost since the last line about them and
+    /// those it did not take, and closes the file (standard output stays open).
     package func close() async {
+        _ = withUnsafeBytes(of: UInt8(1)) { try? System.write(closing.write, $0) }
         await flush()
+        for report in state.withLock({ $0.losses.finish() }) { logger.log(report.level, report.text) }
         guard path != "-" else { return }
         let fd = state.withLock { state in
             defer { state.fd = -1 }

@@ -6,7 +6,8 @@ import SystemCalls
 /// A write error is logged when it begins, in the words of its `errno`; while it lasts, the lines lost are counted
 /// and summarised at most once every ``summaryInterval``; the first line written again ends it, with the total.
 /// Lines dropped because the reader is slow (over ``FixOutput/maximumPendingBytes`` waiting) are said once and then
-/// summarised the same way; a slow reader has no end to report, since writes and drops alternate.
+/// summarised the same way; a slow reader has no end to report, since writes and drops alternate. At the stop,
+/// the lines lost since the last line about each cause are counted in one more line (``finish()``).
 struct OutputLossLog {
     /// The shortest time between two lines about the same loss.
     static let summaryInterval: Duration = .seconds(60)
@@ -24,6 +25,8 @@ struct OutputLossLog {
     /// The write error now failing every line, if any, and the lines lost to it since it began.
     private var error: (code: Int32, lost: Int)?
     private var repeats = RepeatLimiter<Cause>(interval: Self.summaryInterval)
+    /// The lines the output had no room for when it closed.
+    private var notTaken = 0
 
     init(name: String) {
         self.name = name
@@ -57,6 +60,34 @@ struct OutputLossLog {
         repeats.forget(.writeError(current.code))
         error = nil
         return (.notice, "writing TPV lines to \(name) again (\(current.lost) lines lost)")
+    }
+
+    /// A line was not written because the output was closing and had no room for it: counted for ``finish()``.
+    mutating func notTakenAtTheStop() -> (level: LogLevel, text: String)? {
+        notTaken += 1
+        return nil
+    }
+
+    /// The output is closing: a line for each cause with lines lost since its last line, with their count, and one
+    /// for the lines the output had no room for.
+    mutating func finish() -> [(level: LogLevel, text: String)] {
+        error = nil
+        defer { notTaken = 0 }
+        let unwritten: [(level: LogLevel, text: String)] =
+            notTaken == 0
+            ? [] : [(.warning, "output \(name) took no more lines at the stop: \(notTaken) TPV lines not written")]
+        return unwritten
+            + repeats.drain().map { cause, count in
+                switch cause {
+                case .writeError(let code):
+                    (
+                        .error,
+                        "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost before the stop"
+                    )
+                case .slowReader:
+                    (.warning, "output \(name) is too slow: \(count) more TPV lines dropped before the stop")
+                }
+            }
     }
 
     private static func describe(_ code: Int32) -> String {

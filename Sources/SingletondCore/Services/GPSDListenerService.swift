@@ -48,6 +48,11 @@ package final class GPSDListenerService: SingletondService {
             sentences: location.nmeaSentences(bufferSize: 1_024), states: await location.stateChanges())
         running.set((listener, feed))
         logger.info("gpsd listener on \(address), device \(devicePath)")
+        if address.octets.first != 127 {
+            logger.warning(
+                "gpsd listener on \(address) is not a loopback address: it serves positions to every host that can "
+                    + "reach it, without access control")
+        }
     }
 
     package func shutdown() async {

@@ -57,6 +57,29 @@ import Testing
         #expect(clock.pendingDeadlines.isEmpty)
     }
 
+    /// A speed near zero (the library takes any `Double`): the wait for the second fix, an hour over 1e-19, is
+    /// saturated at the longest one instead of trapping in its conversion to a `Duration`.
+    @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
+    func aSpeedNearZeroWaitsTheLongestWaitInsteadOfTrapping() async throws {
+        let clock = try #require(appSingletons.clock as? TestClock)
+        let manager = LocationManager()
+        manager.staleAfter = .seconds(5)
+        var states = StateWatch(manager)
+        try await manager.start(
+            .nmeaReplay(
+                name: "one fix", bytes: Array(Self.twoCyclesAnHourApart.utf8), pacing: .timestamps(speed: 1e-19),
+                loops: false))
+        await states.next { $0.name == "fixed" }
+        await clock.sleepers(atLeast: 2)
+        #expect(
+            clock.pendingDeadlines == [
+                TestClock.Instant(offset: .seconds(5)), TestClock.Instant(offset: .seconds(1_000_000_000_000)),
+            ]
+        )
+        await manager.shutdown()
+        #expect(clock.pendingDeadlines.isEmpty)
+    }
+
     static let twoCyclesAnHourApart = """
         $GPGGA,120000.00,4722.6140,N,00832.5020,E,1,08,0.9,408.0,M,47.3,M,,*
         $GPRMC,120000.00,A,4722.6140,N,00832.5020,E,0.0,0.0,221126,,,A*
