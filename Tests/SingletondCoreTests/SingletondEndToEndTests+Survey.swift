@@ -26,6 +26,9 @@ extension SingletondEndToEndTests {
         // The daemon logs the partial result when the survey ends: the event that proves it was cancelled.
         let log = await daemon.stderr.line(containing: "survey cancelled after")
         #expect(log != nil, "a survey nobody awaits is cancelled: \(daemon.stderr.history)")
+        // The job logs its result before it returns; the manager's state changes after, and its line says so.
+        let state = await daemon.stderr.line(containing: "task: cancelled")
+        #expect(state != nil, "the manager's state is cancelled: \(daemon.stderr.history)")
         let after = json(try await SingletondProcess.run(["status", "--control", control]).stdout.first)
         #expect(after?["task"]?["state"]?.stringValue == "cancelled")
         daemon.signal(SIGTERM)

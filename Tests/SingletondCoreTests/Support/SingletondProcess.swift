@@ -34,6 +34,7 @@ final class SingletondProcess: Sendable {
             Issue.record("singletond is not built next to the test bundle; run `swift build` first")
             throw CocoaError(.fileNoSuchFile)
         }
+        let arguments = Self.withHangOnlyStopTimeout(arguments)
         var env = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "XDG_RUNTIME_DIR"] {
             env[key] = nil
@@ -48,6 +49,18 @@ final class SingletondProcess: Sendable {
         } else {
             child = try ChildProcess(binary, arguments, environment: env, stdin: stdin, stdout: .pipe, stderr: .pipe)
         }
+    }
+
+    /// `arguments` of a daemon run with `--stop-timeout 600` in front, unless they name a stop timeout: the default
+    /// 1.8 s would decide a test on a duration (a starved machine's shutdown exits 1), where the stop timeout's own
+    /// tests name theirs. Other commands (`status`, `survey`, `decode`, ...) are left as they are.
+    static func withHangOnlyStopTimeout(_ arguments: [String]) -> [String] {
+        let hangOnly = ["--stop-timeout", "600"]
+        guard !arguments.contains(where: { $0.hasPrefix("--stop-timeout") || $0 == "--help" || $0 == "--version" })
+        else { return arguments }
+        guard let first = arguments.first else { return hangOnly }
+        if first == "run" { return [first] + hangOnly + arguments.dropFirst() }
+        return first.hasPrefix("-") ? hangOnly + arguments : arguments
     }
 
     /// The daemon's process ID.
