@@ -78,7 +78,7 @@ import Testing
         }
     }
 
-    /// Finding 13: `nobody` owns a directory of the path, and could rename the socket and put another in its place.
+    /// `nobody` owns a directory of the path, and could rename the socket and put another in its place.
     @Test(.root) func aControlPathInADirectoryAnotherUserOwnsIsRefused() async throws {
         let base = TemporaryDirectory()
         defer { base.remove() }
@@ -89,7 +89,7 @@ import Testing
         #expect(access(shared + "/c.sock", F_OK) != 0, "nothing was created there")
     }
 
-    /// Finding 13: `nobody` links a directory of the path to root's 0700 directory.
+    /// `nobody` links a directory of the path to root's 0700 directory.
     @Test(.root) func aControlPathThroughALinkAnotherUserOwnsIsRefused() async throws {
         let base = TemporaryDirectory()
         defer { base.remove() }

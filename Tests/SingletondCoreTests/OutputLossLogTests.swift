@@ -65,7 +65,7 @@ import Testing
                 == true)
     }
 
-    /// Finding 10: the lines lost after the last summary are counted when the output closes.
+    /// The lines lost after the last summary are counted when the output closes.
     @Test func theLinesLostSinceTheLastSummaryAreCountedAtTheStop() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -21,7 +21,7 @@ extension SingletondEndToEndTests {
 
     /// Runs `body` with a daemon whose shutdown cannot finish: its output file was rotated and the new one is held
     /// with a read lease (`F_SETLEASE`), so that SIGHUP's reopen waits in `open(2)` for the lease's break (45 s), and
-    /// the stop waits behind it. (A FIFO whose reader stopped no longer holds up a stop.) The test polls the lease
+    /// the stop waits behind it. The test polls the lease
     /// for the start of its break, up to a bound that only catches a hang.
     private func withStuckOutput(
         stopTimeout: String, _ body: (SingletondProcess) async throws -> Void

@@ -33,7 +33,7 @@ extension SingletondFaultTests {
         #expect(log.count { $0.contains("cannot write TPV lines") } <= 2, "and counted once at the stop")
     }
 
-    /// Finding 10: a file of 2,000 fixes, read at once, into `/dev/full`: the first failure is said, and at SIGTERM
+    /// A file of 2,000 fixes, read at once, into `/dev/full`: the first failure is said, and at SIGTERM
     /// the lines lost since (up to 1,999: fixes that come faster than the output takes them may be merged).
     @Test func theLinesLostOnAFullDeviceAreCountedAtTheStop() async throws {
         let directory = TemporaryDirectory()
@@ -63,7 +63,7 @@ extension SingletondFaultTests {
         #expect(count.map { (1...1_999).contains($0) } == true, "\(log)")
     }
 
-    /// Finding 11: `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes
+    /// `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes
     /// read at once: SIGTERM ends the daemon cleanly, counting the lines the FIFO had no room for (the writer
     /// waited in `write(2)` until the stop timeout, exit 1).
     @Test func aFIFOWhoseReaderStoppedDoesNotHoldUpTheStop() async throws {

@@ -80,7 +80,7 @@ extension SingletondFaultTests {
         #expect(await daemon.exitStatus() == 0)
     }
 
-    /// Finding 13: as root, `--control` through a link `nobody` planted to root's 0700 directory; the daemon exits 1
+    /// As root, `--control` through a link `nobody` planted to root's 0700 directory; the daemon exits 1
     /// naming the link, and nothing is created where it points.
     @Test(.root) func aControlPathThroughAnotherUsersLinkEndsTheStart() async throws {
         let directory = TemporaryDirectory()
