@@ -120,8 +120,11 @@ open class LongTaskManager: ManagedSingleton {
     private func joinableRun<Output: Sendable>(
         of job: LongTask<Output>, _ admission: LongTaskAdmission
     ) throws(LongTaskError) -> LongTaskRun<Output>? {
+        // A cancelled run is winding down: a caller that joined it would get its cancellation as its own result,
+        // and it holds nobody off. A new run starts after it ends.
+        let live = runs.filter { !$0.isCancelled }
         if admission != .queue,
-            let same = runs.last(where: {
+            let same = live.last(where: {
                 $0.name == job.name && LongTaskParameters.equal($0.parameters, job.parameters)
             })
         {
@@ -131,7 +134,7 @@ open class LongTaskManager: ManagedSingleton {
             }
             return run
         }
-        if admission == .joinOrRefuse, let first = runs.first {
+        if admission == .joinOrRefuse, let first = live.first {
             let progress = first.id == runningID ? state.progress : 0
             throw LongTaskError.busy(name: first.name, parameters: first.parameters, progress: progress)
         }
