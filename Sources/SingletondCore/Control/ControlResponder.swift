@@ -56,8 +56,10 @@ package struct ControlResponder: Sendable {
             writer.string("class", "CANCEL")
             writer.bool("cancelled", state.isRunning)
             if case .running(let name, _) = state { writer.string("task", name) }
+            if state.isRunning {
+                logLimited("cancelled a running job", "control: client \(connection.id) cancelled \(state)")
+            }
             connection.send(writer.finish())
-            if state.isRunning { logger.info("control: client \(connection.id) cancelled \(state)") }
         }
     }
 
