@@ -23,6 +23,10 @@ extension Singletond {
     {
         let logger = LogWriter(
             minimumLevel: options.logLevel, journalFormat: LogWriter.isJournal(fd: 2, environment: environment))
+        if let problem = DescriptorBudget.startProblem() {
+            logger.error(problem)
+            return 1
+        }
         let notify = SDNotify(environment: environment)
         defer { signals.cancel() }
         // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is

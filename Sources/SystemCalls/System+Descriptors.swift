@@ -18,6 +18,16 @@ extension System {
     /// Glibc's module map leaves out without _GNU_SOURCE. Linux gives it the same value on every architecture.
     package static let pathOnly: Int32 = 0o10_000_000
 
+    /// The soft limit on the process's file descriptors (`getrlimit(2)`, `RLIMIT_NOFILE`): every descriptor it
+    /// opens is numbered below it. `nil` when unlimited or unknown.
+    package static func descriptorLimit() -> Int? {
+        var limit = rlimit()
+        // `RLIM_INFINITY` is the largest `rlim_t`.
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur <= Int32.max
+        else { return nil }
+        return Int(limit.rlim_cur)
+    }
+
     /// `close(2)`, once, ignoring its result: the descriptor is gone either way.
     package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
