@@ -64,8 +64,11 @@ extension Singletond {
             environment: environment, notify: notify, logger: logger)
         let services: [any SingletondService] = [output, control, registry] + (listener.map { [$0] } ?? []) + [serving]
         let group = SingletondServiceGroup(services, logger: logger)
+        // After a start failure, the parts that started are shut down within the stop timeout too: a part that
+        // could not start its thread may leave the runtime short of threads to finish the others.
         let status = await group.run(
-            terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })
+            terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value },
+            startFailed: { signals.armDeadline(after: options.stopTimeout) })
         firstSignal.cancel()
         return status
     }
