@@ -104,7 +104,9 @@ import Testing
         let manager = LongTaskManager()
         let first = Task { try await manager.run(gate.job(named: "survey", parameters: 30), whenBusy: .joinOrRefuse) }
         await gate.waitUntilStarted()
+        #expect(!manager.runningJobIsCancelled)
         manager.cancel()
+        #expect(manager.runningJobIsCancelled)
         // Still in this turn of the actor: the cancelled run is winding down and has not ended.
         let same = Task.immediate { @RegistryActor in
             try await manager.run(gate.job(named: "survey", parameters: 30), whenBusy: .joinOrRefuse)

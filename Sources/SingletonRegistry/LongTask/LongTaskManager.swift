@@ -103,6 +103,12 @@ open class LongTaskManager: ManagedSingleton {
         changes.finishAll()
     }
 
+    /// Whether the running job was cancelled and is winding down: its states until it ends are not those of a run
+    /// started now.
+    package var runningJobIsCancelled: Bool {
+        runs.first { $0.id == runningID }?.isCancelled ?? false
+    }
+
     /// The error ``run(_:whenBusy:)`` would throw now, before running anything, for `job` and `admission`; `nil`
     /// when it would start, queue or join a run.
     package func refusal<Output: Sendable>(of job: LongTask<Output>, whenBusy admission: LongTaskAdmission)
