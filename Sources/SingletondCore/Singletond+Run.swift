@@ -24,6 +24,10 @@ extension Singletond {
     {
         let logger = LogWriter(
             minimumLevel: options.logLevel, journalFormat: LogWriter.isJournal(fd: 2, environment: environment))
+        if let problem = DescriptorBudget.startProblem() {
+            logger.error(problem)
+            return 1
+        }
         let notify = SDNotify(environment: environment)
         defer { signals.cancel() }
         // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is
@@ -65,8 +69,11 @@ extension Singletond {
             [output, control] + (listener.map { [$0.binding] } ?? []) + [registry] + (listener.map { [$0] } ?? [])
             + [serving]
         let group = SingletondServiceGroup(services, logger: logger)
+        // After a start failure, the parts that started are shut down within the stop timeout too: a part that
+        // could not start its thread may leave the runtime short of threads to finish the others.
         let status = await group.run(
-            terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value })
+            terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value },
+            startFailed: { signals.armDeadline(after: options.stopTimeout) })
         firstSignal.cancel()
         return status
     }

@@ -10,18 +10,24 @@ package enum Singletond {
     ///
     /// `decode`, a filter that needs no concurrency, runs on the main thread itself: no thread is started for it.
     ///
-    /// When the arguments run the daemon, the main thread first blocks the signals the daemon handles, so that every
-    /// thread inherits the block (see ``SignalHandler/blockSignals()``); the client commands keep the default
-    /// actions, so Control-C ends `singletond watch`. ``main(_:)`` runs on the cooperative pool while the main
-    /// thread sleeps with that mask. It does not serve the main actor: `dispatchMain()`, which an `async` top level
-    /// calls, waits in `sigsuspend(2)` with an empty mask, and the signals would reach that thread rather than the
-    /// daemon's signal sources.
+    /// When the arguments run the daemon, the main thread first checks that the address space limit leaves room
+    /// for the daemon's threads (``AddressSpaceCheck``), then blocks the signals the daemon handles, so that every
+    /// thread inherits the block (see ``SignalHandler/blockSignals()``), and starts the signal handler's thread; it
+    /// exits 1 with a message when either fails. The client commands keep the default actions, so Control-C ends
+    /// `singletond watch`. ``main(_:)`` runs on the cooperative pool while the main thread sleeps with that mask. It
+    /// does not serve the main actor: `dispatchMain()`, which an `async` top level calls, waits in `sigsuspend(2)`
+    /// with an empty mask, and the signals would reach that thread rather than the signal handler's.
     package static func runProcess(_ arguments: [String]) -> Never {
         if arguments.first == "decode" { System.exit(DecodeCommand.run(Array(arguments.dropFirst()))) }
         var signals: SignalHandler?
-        if case .run = try? CommandLineParser.parse(arguments) {
+        if case .run(let options) = try? CommandLineParser.parse(arguments) {
+            if let problem = AddressSpaceCheck.problem() {
+                writeError("singletond: \(problem)\n")
+                System.exit(1)
+            }
             SignalHandler.blockSignals()
-            signals = SignalHandler()
+            signals = startSignalHandler(stopTimeout: options.stopTimeout)
+            if signals == nil { System.exit(1) }
         }
         Task { [signals] in System.exit(await main(arguments, signals: signals)) }
         while true { System.pause() }
@@ -65,7 +71,8 @@ package enum Singletond {
         }
         switch command {
         case .run(let options):
-            return await run(options, environment: environment, signals: signals ?? SignalHandler())
+            guard let signals = signals ?? startSignalHandler(stopTimeout: options.stopTimeout) else { return 1 }
+            return await run(options, environment: environment, signals: signals)
         case .status(let options): return client(options).status()
         case .watch(let options): return client(options).watch()
         case .survey(let seconds, let options): return client(options).survey(seconds: seconds)
@@ -77,6 +84,16 @@ package enum Singletond {
         case .version:
             writeOut("singletond \(version)\n")
             return 0
+        }
+    }
+
+    /// The daemon's signal handler, or `nil` when its thread cannot start (said on standard error).
+    private static func startSignalHandler(stopTimeout: Duration) -> SignalHandler? {
+        do throws(Errno) {
+            return try SignalHandler(stopTimeout: stopTimeout)
+        } catch {
+            writeError("singletond: cannot start the thread that handles signals: \(error)\n")
+            return nil
         }
     }
 

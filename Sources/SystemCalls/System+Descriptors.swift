@@ -18,6 +18,27 @@ extension System {
     /// Glibc's module map leaves out without _GNU_SOURCE. Linux gives it the same value on every architecture.
     package static let pathOnly: Int32 = 0o10_000_000
 
+    /// The soft limit on the process's file descriptors (`getrlimit(2)`, `RLIMIT_NOFILE`): every descriptor it
+    /// opens is numbered below it. `nil` when unlimited or unknown.
+    package static func descriptorLimit() -> Int? {
+        softLimit(RLIMIT_NOFILE)
+    }
+
+    /// The soft limit on the main thread's stack (`getrlimit(2)`, `RLIMIT_STACK`), in bytes, which Glibc also
+    /// gives a thread started without a stack size. `nil` when unlimited or unknown.
+    package static func stackLimit() -> Int? {
+        softLimit(RLIMIT_STACK)
+    }
+
+    /// `getrlimit(2)`'s soft limit on `resource`; `nil` when unlimited, over `Int32.max` or unknown.
+    private static func softLimit(_ resource: __rlimit_resource) -> Int? {
+        var limit = rlimit()
+        // `RLIM_INFINITY` is the largest `rlim_t`.
+        guard getrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0, limit.rlim_cur <= Int32.max
+        else { return nil }
+        return Int(limit.rlim_cur)
+    }
+
     /// `close(2)`, once, ignoring its result: the descriptor is gone either way.
     package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

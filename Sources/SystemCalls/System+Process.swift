@@ -3,11 +3,15 @@ import Glibc
 extension System {
     // MARK: Threads
 
-    /// Starts a detached thread that runs `body`, named `name` as far as the 15 bytes Linux keeps of a name.
+    /// Starts a detached thread that runs `body`, named `name` as far as the 15 bytes Linux keeps of a name, and
+    /// returns it.
     ///
     /// `pthread_create(3)` directly: `Foundation.Thread` would be the only reason for the daemon to load Foundation,
     /// whose libraries take most of its start-up.
-    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+    @discardableResult
+    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(Errno)
+        -> pthread_t
+    {
         let context = Unmanaged.passRetained(ThreadBody(name: name, body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(
@@ -23,6 +27,12 @@ extension System {
             throw Errno(code: status)
         }
         _ = pthread_detach(thread)
+        return thread
+    }
+
+    /// `pthread_kill(3)`: sends `signo` to `thread` of this process.
+    package static func pthreadKill(_ thread: pthread_t, _ signo: Int32) {
+        _ = pthread_kill(thread, signo)
     }
 
     /// Names the calling thread through `/proc/thread-self/comm` (Glibc's `pthread_setname_np` is not visible to
@@ -32,6 +42,22 @@ extension System {
         let bytes = Array(name.utf8.prefix(15))
         _ = bytes.withUnsafeBytes { try? write(fd, $0) }
         close(fd)
+    }
+
+    // MARK: Memory
+
+    /// `mmap(2)` of `bytes` of address space that cannot be touched (`PROT_NONE`, nothing committed): it succeeds
+    /// only while the address space limit (`RLIMIT_AS`, `ulimit -v`) leaves room for that many more bytes. Give it
+    /// back with ``munmap(_:bytes:)``.
+    package static func mmap(reserving bytes: Int) throws(Errno) -> UnsafeMutableRawPointer {
+        let address = Glibc.mmap(nil, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        guard let address, address != UnsafeMutableRawPointer(bitPattern: -1) else { throw Errno(code: errno) }
+        return address
+    }
+
+    /// `munmap(2)`: gives back `bytes` of address space at `address`.
+    package static func munmap(_ address: UnsafeMutableRawPointer, bytes: Int) {
+        _ = Glibc.munmap(address, bytes)
     }
 
     // MARK: The process
@@ -74,6 +100,26 @@ extension System {
         sigemptyset(&set)
         for signo in signals { sigaddset(&set, signo) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// `sigtimedwait(2)`: takes one of `signals` (blocked in the calling thread) when one is pending, waiting for
+    /// one at most `timeout` (for ever when `nil`); `nil` when the time is up.
+    package static func sigtimedwait(_ signals: [Int32], timeout: Duration?) -> Int32? {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signo in signals { sigaddset(&set, signo) }
+        while true {
+            let signo: Int32
+            if let timeout {
+                let (seconds, attoseconds) = max(timeout, .zero).components
+                var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                signo = Glibc.sigtimedwait(&set, nil, &time)
+            } else {
+                signo = Glibc.sigwaitinfo(&set, nil)
+            }
+            if signo > 0 { return signo }
+            if errno == EAGAIN { return nil }
+        }
     }
 
     /// Ignores `signo` in the whole process (`signal(2)` with `SIG_IGN`).

@@ -97,4 +97,28 @@ import Testing
         }
         #expect(gate.starts.load(ordering: .relaxed) == 1)
     }
+
+    @Test @RegistryActor
+    func aCallerAfterACancelStartsANewRunInsteadOfJoiningTheCancelledOne() async throws {
+        let gate = Gate()
+        let manager = LongTaskManager()
+        let first = Task { try await manager.run(gate.job(named: "survey", parameters: 30), whenBusy: .joinOrRefuse) }
+        await gate.waitUntilStarted()
+        #expect(!manager.runningJobIsCancelled)
+        manager.cancel()
+        #expect(manager.runningJobIsCancelled)
+        // Still in this turn of the actor: the cancelled run is winding down and has not ended.
+        let same = Task.immediate { @RegistryActor in
+            try await manager.run(gate.job(named: "survey", parameters: 30), whenBusy: .joinOrRefuse)
+        }
+        let other = Task.immediate { @RegistryActor in
+            try await manager.run(gate.job(named: "survey", parameters: 3), whenBusy: .joinOrRefuse)
+        }
+        gate.releaseSignal.finish()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        #expect(try await same.value == 2, "a new run, not the cancelled one")
+        await #expect(throws: LongTaskError.busy(name: "survey", parameters: 30, progress: 0)) {
+            try await other.value
+        }
+    }
 }

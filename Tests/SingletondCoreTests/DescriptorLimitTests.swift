@@ -1,10 +1,12 @@
 import Foundation
+import SingletondCore
 import TestSupport
 import Testing
 
-/// The daemon at its file descriptor limit (`ulimit -n 32`, then more clients than it can hold), on the control
+/// The daemon at its file descriptor limit (`ulimit -n 56`, then more clients than it can hold), on the control
 /// socket and on the gpsd listener: it sheds the clients it cannot take, telling each why, logs that once and the
-/// count once descriptors are free, and serves again.
+/// count once descriptors are free, and serves again. Below ``SingletondCore/DescriptorBudget/floor`` it does not
+/// start; just above it, clients leave the reserve free.
 ///
 /// Before the fix each left the clients in the listening socket's backlog, which stayed ready: its poll loop spun,
 /// logging `accept failed: Too many open files` hundreds of thousands of times, and those clients got no reply.
@@ -40,7 +42,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let port = try freePort()
-        let daemon = try SingletondProcess(socket.arguments(directory, port), descriptorLimit: 32)
+        let daemon = try SingletondProcess(socket.arguments(directory, port), descriptorLimit: 56)
         defer { daemon.kill() }
         #expect(await daemon.stderr.line(containing: "ready:") != nil, "no ready line: \(daemon.stderr.history)")
 
@@ -85,5 +87,65 @@ import Testing
         let log = daemon.stderr.history
         #expect(log.count { $0.contains("out of file descriptors") } == 1, "\(log.prefix(20))")
         #expect(!log.contains { $0.contains("accept failed") }, "\(log.filter { !$0.contains("debug") }.prefix(20))")
+    }
+
+    @Test func belowTheFloorTheDaemonRefusesToStartAndWritesNothing() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let limit = DescriptorBudget.floor - 1
+        let daemon = try SingletondProcess(
+            ["--control", directory.file("c.sock"), "--output", directory.file("out")], descriptorLimit: limit)
+        defer { daemon.kill() }
+        #expect(await daemon.exitStatus() == 1)
+        let log = await daemon.stderr.rest()
+        #expect(
+            log.contains { $0.contains("file descriptor limit is \(limit), below the \(DescriptorBudget.floor)") },
+            "\(log)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("c.sock")))
+    }
+
+    /// Just above the floor, control clients are taken until one is refused: the daemon then still holds fewer
+    /// descriptors than its limit less the reserve (without the reserve, clients took every descriptor, and
+    /// libdispatch's worker monitor stopped the process with SIGILL when its next open failed), and it answers
+    /// `status` again once clients leave.
+    @Test func justAboveTheFloorClientsLeaveTheReserveToTheDaemon() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let limit = DescriptorBudget.floor
+        let daemon = try SingletondProcess(["--control", directory.file("c.sock")], descriptorLimit: limit)
+        defer { daemon.kill() }
+        #expect(await daemon.stderr.line(containing: "ready:") != nil, "no ready line: \(daemon.stderr.history)")
+
+        func status() async throws -> (StreamClient, String?) {
+            let client = try #require(StreamClient(path: directory.file("c.sock")))
+            client.send("{\"cmd\":\"status\"}\n")
+            return (client, await client.readLine())
+        }
+        var served: [StreamClient] = []
+        var refused = false
+        for _ in 0..<limit where !refused {
+            let (client, line) = try await status()
+            if line?.contains("out of file descriptors") == true {
+                refused = true
+            } else if line?.contains("\"class\":\"STATUS\"") == true {
+                served.append(client)
+            } else {
+                Issue.record("client \(served.count + 1) got \(line ?? "no line")")
+                return
+            }
+        }
+        #expect(refused, "the clients' share was never used up")
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count
+        #expect(open <= limit - DescriptorBudget.reserve + 2, "\(open) descriptors open of \(limit)")
+
+        for client in served { client.disconnect() }
+        var servedAgain = false
+        for _ in 0..<1_000 where !servedAgain {
+            servedAgain = try await status().1?.contains("\"class\":\"STATUS\"") == true
+        }
+        #expect(servedAgain)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.exitStatus() == 0)
     }
 }

@@ -1,4 +1,7 @@
 /// What ``LongTaskManager/run(_:whenBusy:)`` does with a job while others are running or queued.
+///
+/// A run that was cancelled and has not ended yet counts for none of them: nobody joins it, and it refuses nobody.
+/// A new run starts once it has ended.
 public enum LongTaskAdmission: Sendable, Hashable {
     /// Queue a new run of the job after the others.
     case queue

@@ -103,6 +103,12 @@ open class LongTaskManager: ManagedSingleton {
         changes.finishAll()
     }
 
+    /// Whether the running job was cancelled and is winding down: its states until it ends are not those of a run
+    /// started now.
+    package var runningJobIsCancelled: Bool {
+        runs.first { $0.id == runningID }?.isCancelled ?? false
+    }
+
     /// The error ``run(_:whenBusy:)`` would throw now, before running anything, for `job` and `admission`; `nil`
     /// when it would start, queue or join a run.
     package func refusal<Output: Sendable>(of job: LongTask<Output>, whenBusy admission: LongTaskAdmission)
@@ -120,8 +126,11 @@ open class LongTaskManager: ManagedSingleton {
     private func joinableRun<Output: Sendable>(
         of job: LongTask<Output>, _ admission: LongTaskAdmission
     ) throws(LongTaskError) -> LongTaskRun<Output>? {
+        // A cancelled run is winding down: a caller that joined it would get its cancellation as its own result,
+        // and it holds nobody off. A new run starts after it ends.
+        let live = runs.filter { !$0.isCancelled }
         if admission != .queue,
-            let same = runs.last(where: {
+            let same = live.last(where: {
                 $0.name == job.name && LongTaskParameters.equal($0.parameters, job.parameters)
             })
         {
@@ -131,7 +140,7 @@ open class LongTaskManager: ManagedSingleton {
             }
             return run
         }
-        if admission == .joinOrRefuse, let first = runs.first {
+        if admission == .joinOrRefuse, let first = live.first {
             let progress = first.id == runningID ? state.progress : 0
             throw LongTaskError.busy(name: first.name, parameters: first.parameters, progress: progress)
         }

@@ -9,6 +9,8 @@ protocol LongTaskRunning: AnyObject {
     var parameters: any Hashable & Sendable { get }
     /// The name of the job's `Output` type.
     var outputTypeName: String { get }
+    /// Whether the run was cancelled: it is winding down, and nobody may join it any more.
+    var isCancelled: Bool { get }
     /// Cancels the run.
     func cancel()
     /// Returns when the run has ended.
@@ -29,6 +31,8 @@ final class LongTaskRun<Output: Sendable>: LongTaskRunning {
     private var waiters: Set<Int> = []
     private var continuations: [Int: CheckedContinuation<Output, any Error>] = [:]
     private var nextWaiter = 0
+    /// Whether the run was cancelled, by ``cancel()`` or because its last waiter stopped waiting.
+    private(set) var isCancelled = false
 
     var name: String { job.name }
     var parameters: any Hashable & Sendable { job.parameters }
@@ -66,10 +70,11 @@ final class LongTaskRun<Output: Sendable>: LongTaskRunning {
     func removeWaiter(_ waiter: Int) {
         guard result == nil, waiters.remove(waiter) != nil else { return }
         continuations.removeValue(forKey: waiter)?.resume(throwing: CancellationError())
-        if waiters.isEmpty { task?.cancel() }
+        if waiters.isEmpty { cancel() }
     }
 
     func cancel() {
+        isCancelled = true
         task?.cancel()
     }
 

@@ -56,8 +56,10 @@ package struct ControlResponder: Sendable {
             writer.string("class", "CANCEL")
             writer.bool("cancelled", state.isRunning)
             if case .running(let name, _) = state { writer.string("task", name) }
+            if state.isRunning {
+                logLimited("cancelled a running job", "control: client \(connection.id) cancelled \(state)")
+            }
             connection.send(writer.finish())
-            if state.isRunning { logger.info("control: client \(connection.id) cancelled \(state)") }
         }
     }
 
@@ -96,22 +98,22 @@ package struct ControlResponder: Sendable {
                 "control: client \(connection.id) refused: a survey of other parameters runs")
             return
         }
+        var filter = SurveyProgressFilter(cancelledRunWindsDown: manager.runningJobIsCancelled)
         let changes = manager.stateChanges()
         // Forwards the survey's progress until it leaves the running state, so that every PROGRESS line goes out
         // before the result.
         let progress = Task {
-            var seenRunning = false
             for await state in changes {
-                guard case .running(let name, let fraction) = state, name == SurveyJob.name else {
-                    if seenRunning { return }
-                    continue
+                switch filter.verdict(on: state) {
+                case .skip: continue
+                case .end: return
+                case .forward(let fraction):
+                    var writer = JSONObjectWriter()
+                    writer.string("class", "PROGRESS")
+                    writer.string("task", SurveyJob.name)
+                    writer.number("progress", fraction, decimals: 3)
+                    connection.send(writer.finish())
                 }
-                seenRunning = true
-                var writer = JSONObjectWriter()
-                writer.string("class", "PROGRESS")
-                writer.string("task", name)
-                writer.number("progress", fraction, decimals: 3)
-                connection.send(writer.finish())
             }
         }
         do {

@@ -109,7 +109,11 @@ package final class ControlServer: Sendable {
         do throws(Errno) {
             try System.startThread(named: "singletond-control") { [self] in self.run() }
         } catch {
-            state.withLock { $0.accepting = false }
+            // Without a handler, ``stop()`` knows no thread runs and does not wait for one.
+            state.withLock { state in
+                state.accepting = false
+                state.handler = nil
+            }
             throw error
         }
     }

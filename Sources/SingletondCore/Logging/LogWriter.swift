@@ -12,15 +12,19 @@ package final class LogWriter: Sendable {
     /// Whether lines carry journal priority prefixes instead of timestamps.
     package let journalFormat: Bool
     private let fd: Int32
-    /// Lines that can repeat for one cause, counted per cause in the time of the machine's monotonic clock.
+    /// Lines that can repeat for one cause, counted per cause in the time of `timeline`.
     private let repeats = SanitizerVisibleMutex(RepeatLimiter<String>())
-    private let timeline = Timeline(ContinuousClock())
+    private let timeline: Timeline
 
-    /// Creates a logger writing to `fd`.
-    package init(minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2) {
+    /// Creates a logger writing to `fd`, that times repeated lines on `clock` (the machine's monotonic clock unless
+    /// a test gives its own).
+    package init(
+        minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2, clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.minimumLevel = minimumLevel
         self.journalFormat = journalFormat
         self.fd = fd
+        self.timeline = Timeline(clock)
     }
 
     /// Whether `fd` is the journal stream that systemd names in `$JOURNAL_STREAM` (`DEVICE:INODE`).

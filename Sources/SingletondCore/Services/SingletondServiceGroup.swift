@@ -19,13 +19,18 @@ package struct SingletondServiceGroup: Sendable {
     }
 
     /// Runs the group until `terminated` returns; `terminationRequested` says whether it would return at once.
+    /// `startFailed` is called when a service could not start, before the others are shut down.
     package func run(
-        terminationRequested: @Sendable () -> Bool, terminated: @Sendable () async -> Void
+        terminationRequested: @Sendable () -> Bool, terminated: @Sendable () async -> Void,
+        startFailed: @Sendable () -> Void = {}
     ) async -> Int32 {
         let (started, failure) = await OrderedStart.start(services, while: { !terminationRequested() }) {
             (service) throws(SingletondStartError) in try await service.start()
         }
-        if let failure { logger.error(failure.description) }
+        if let failure {
+            logger.error(failure.description)
+            startFailed()
+        }
         let status: Int32 = failure == nil ? 0 : 1
         if status == 0 { await terminated() }
         for service in started.reversed() { await service.shutdown() }

@@ -8,8 +8,10 @@ import SystemCalls
 /// Linux finds no descriptor before it looks for a waiting client, so out of descriptors (`EMFILE`, `ENFILE`) the
 /// waiting clients would stay in the backlog and the socket ready for ever. The acceptor holds a reserve descriptor
 /// (on `/dev/null`) instead: it closes it, accepts the waiting client with the descriptor freed, tells it why and
-/// closes it, and takes the reserve again. The first time descriptors run out is logged, and the number of clients
-/// shed once a client is accepted again. A failure that shedding cannot help pauses accepting: the next poll leaves
+/// closes it, and takes the reserve again. A client given a descriptor numbered at or above
+/// ``DescriptorBudget/clientCeiling(limit:)`` is shed the same way, so that clients leave the top descriptors to the
+/// runtime. The first time descriptors run out is logged, and the number of clients shed once a client is accepted
+/// again. A failure that shedding cannot help pauses accepting: the next poll leaves
 /// the listening socket out and waits at most ``pauseMilliseconds``. Each such failure is logged once, then counted.
 struct ConnectionAcceptor: ~Copyable {
     /// The longest poll without the listening socket after a pause, in milliseconds.
@@ -30,6 +32,8 @@ struct ConnectionAcceptor: ~Copyable {
     private var paused = false
     /// Failures that paused accepting, counted per error.
     private var failures = RepeatLimiter<String>()
+    /// The lowest descriptor number a client may not have.
+    private let clientCeiling = DescriptorBudget.clientCeiling()
 
     /// An acceptor for `listenFD`, holding its reserve descriptor.
     init(listenFD: Int32, name: String, logger: LogWriter) {
@@ -69,12 +73,12 @@ struct ConnectionAcceptor: ~Copyable {
                     // one waits: at the limit with nobody waiting is not news, a client shed or a pause is.
                     switch shedClient(error, refusal: refusal) {
                     case .shed:
-                        noteOutOfDescriptors(error)
+                        noteOutOfDescriptors("\(error)")
                         continue
                     case .nobodyWaiting: return nil
                     case .failed:
                         // No reserve, or the freed descriptor went to another thread: wait instead of spinning.
-                        noteOutOfDescriptors(error)
+                        noteOutOfDescriptors("\(error)")
                         paused = true
                         return nil
                     }
@@ -82,6 +86,14 @@ struct ConnectionAcceptor: ~Copyable {
                     pause(error, now: now)
                     return nil
                 }
+            }
+            if fd >= clientCeiling {
+                let reason = "\(DescriptorBudget.reserve) are kept for the daemon itself"
+                Self.refuse(
+                    fd, with: refusal("the daemon is out of file descriptors for clients (\(reason)); try again later"))
+                noteOutOfDescriptors(reason)
+                shedClients += 1
+                continue
             }
             reportShedClients()
             System.setCloseOnExec(fd)
@@ -122,10 +134,10 @@ struct ConnectionAcceptor: ~Copyable {
         return outcome
     }
 
-    private mutating func noteOutOfDescriptors(_ error: Errno) {
+    private mutating func noteOutOfDescriptors(_ reason: String) {
         guard !outOfDescriptors else { return }
         outOfDescriptors = true
-        logger.warning("\(name): out of file descriptors (\(error)); refusing new clients until some are free")
+        logger.warning("\(name): out of file descriptors (\(reason)); refusing new clients until some are free")
     }
 
     private mutating func reportShedClients() {

@@ -10,12 +10,12 @@ struct CapturedLog: ~Copyable {
     private let path: String
     private let fd: Int32
 
-    /// A log in `directory`.
-    init(in directory: TemporaryDirectory) throws {
+    /// A log in `directory`, that times repeated lines on `clock`.
+    init(in directory: TemporaryDirectory, clock: any Clock<Duration> = ContinuousClock()) throws {
         path = directory.file("log")
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         try #require(fd >= 0, "open \(path): errno \(errno)")
-        logger = LogWriter(minimumLevel: .info, journalFormat: false, fd: fd)
+        logger = LogWriter(minimumLevel: .info, journalFormat: false, fd: fd, clock: clock)
     }
 
     deinit { close(fd) }

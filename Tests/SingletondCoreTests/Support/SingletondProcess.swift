@@ -25,10 +25,11 @@ final class SingletondProcess: Sendable {
     ///
     /// With `journal`, `$JOURNAL_STREAM` names the device and inode of the pipe that is the child's standard error,
     /// as systemd sets it when standard error is the journal. With `descriptorLimit`, the daemon runs with that
-    /// many file descriptors at most (`ulimit -n` in a shell that then becomes the daemon).
+    /// many file descriptors at most, and with `addressSpaceLimit` with that many MB of address space at most
+    /// (`ulimit -n`, `ulimit -v` in a shell that then becomes the daemon).
     init(
         _ arguments: [String], environment: [String: String] = [:], journal: Bool = false, stdin: String = "/dev/null",
-        descriptorLimit: Int? = nil
+        descriptorLimit: Int? = nil, addressSpaceLimit: Int? = nil
     ) throws {
         guard let binary = Self.binary else {
             Issue.record("singletond is not built next to the test bundle; run `swift build` first")
@@ -41,8 +42,10 @@ final class SingletondProcess: Sendable {
         }
         env.merge(environment) { $1 }
         if journal { env["JOURNAL_STREAM"] = ChildProcess.stderrIdentityPlaceholder }
-        if let descriptorLimit {
-            let script = "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\""
+        let limits = [descriptorLimit.map { "ulimit -n \($0)" }, addressSpaceLimit.map { "ulimit -v \($0 * 1_024)" }]
+            .compactMap { $0 }
+        if !limits.isEmpty {
+            let script = (limits + ["exec \"$0\" \"$@\""]).joined(separator: " && ")
             child = try ChildProcess(
                 "/bin/sh", ["-c", script, binary] + arguments, environment: env, stdin: stdin, stdout: .pipe,
                 stderr: .pipe)
@@ -65,6 +68,8 @@ final class SingletondProcess: Sendable {
 
     /// The daemon's process ID.
     var pid: pid_t { child.pid }
+    /// Whether the daemon has not ended yet.
+    var isRunning: Bool { child.isRunning }
     /// The daemon's standard output.
     var stdout: LineReader { child.stdout }
     /// The daemon's standard error.
