@@ -81,6 +81,9 @@ import Testing
         // reports (logged once), is not dropped, and costs no more than its queue.
         let silent = try #require(StreamClient(port: port, receiveBuffer: 4_096))
         silent.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        // Its watch is in force before the first fix is written: otherwise a listener starved until every report
+        // was published would answer the WATCH after them, and the watcher would have nothing to lose.
+        #expect(await silent.readLine(containing: "\"class\":\"WATCH\"") != nil)
         let writer = FIFOWriter(fd: source.fd, bytes: DemoTrack.nmea(), passes: 40)
         let slow = await daemon.stderr.line(containing: "reads too slowly", timeout: 60)
         #expect(slow?.contains("notice: gpsd: client") == true, "\(daemon.stderr.history.suffix(5))")
