@@ -37,14 +37,21 @@ struct IdleWakeUpTests {
         #expect(await traced.stderr.line(containing: "location: idle (") != nil, "\(traced.stderr.history)")
         let pid = try await Self.daemon(of: traced)
 
-        // The daemon's own threads, by the names it gives them; the main thread is the process.
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        let own = Set(
-            tasks.filter { task in
-                let name = RawFile.text("/proc/\(pid)/task/\(task)/comm") ?? ""
-                return task == String(pid) || name.hasPrefix("singletond-") || name.hasPrefix("ByteReader")
-            })
-        #expect(own.count >= 2, "the main and control threads: \(tasks)")
+        // The daemon's own threads, by the names it gives them; the main thread is the process. A thread names
+        // itself once it runs, which may come after the daemon logged its start: the test waits for the control
+        // thread's name, so that its naming calls are over before the window opens.
+        func ownThreads() -> Set<String> {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            return Set(
+                tasks.filter { task in
+                    let name = RawFile.text("/proc/\(pid)/task/\(task)/comm") ?? ""
+                    return task == String(pid) || name.hasPrefix("singletond-") || name.hasPrefix("ByteReader")
+                })
+        }
+        let named = try await Polling.firstAnswer(while: { traced.isRunning }) {
+            ownThreads().count >= 2 ? ownThreads() : nil
+        }
+        let own = try #require(named, "the main and control threads: \(ownThreads())")
 
         // The window: from the monitor's second re-arm after the daemon went idle (what ending the source left to do
         // is done by then) until it has re-armed four times more. Its ends are events the test waits for, seen in
