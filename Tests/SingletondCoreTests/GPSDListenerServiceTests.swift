@@ -124,11 +124,25 @@ import Testing
         }
     }
 
+    /// A client of the listener on `port` that sent `watch` and got the WATCH reply, with that reply; `nil` when
+    /// five connections in a row ended without one.
+    ///
+    /// The listener closes a client that sent no request within its idle timeout (300 ms in these tests, on the
+    /// real clock), counted from the accept. A test thread that stalls that long between the connect and the send
+    /// loses the client before its request is read, and the connection ends without the reply; it then connects
+    /// again. A listener that closed a client for its WATCH, or never answered one, still fails every attempt.
+    static func watched(port: UInt16, _ watch: String) async -> (StreamClient, String)? {
+        for _ in 0..<5 {
+            guard let client = StreamClient(port: port) else { return nil }
+            client.send(watch)
+            if let reply = await client.readLine(containing: "\"class\":\"WATCH\"") { return (client, reply) }
+        }
+        return nil
+    }
+
     @Test func aClientThatNeitherWatchesNorAsksIsClosedAndAWatcherStays() async throws {
         try await Self.withService(limits: ClientLimits(idleTimeout: .milliseconds(300))) { service, port in
-            let watcher = try #require(StreamClient(port: port))
-            watcher.send("?WATCH={\"enable\":true}\n")
-            #expect(await watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true}\n"))
             let idle = try #require(StreamClient(port: port))
             #expect(await idle.readsToEnd(), "the idle client is closed")
             watcher.send("?VERSION;\n")
@@ -139,12 +153,9 @@ import Testing
 
     @Test func aClientThatEnablesOnlyRawGetsNothingAndIsClosedWhenIdle() async throws {
         try await Self.withService(limits: ClientLimits(idleTimeout: .milliseconds(300))) { service, port in
-            let watcher = try #require(StreamClient(port: port))
-            watcher.send("?WATCH={\"enable\":true,\"nmea\":true}\n")
-            #expect(await watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)
-            let squatter = try #require(StreamClient(port: port))
-            squatter.send("?WATCH={\"enable\":true,\"raw\":1}\n")
-            let reply = Self.object(await squatter.readLine(containing: "\"class\":\"WATCH\""))
+            let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"nmea\":true}\n"))
+            let (squatter, line) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"raw\":1}\n"))
+            let reply = Self.object(line)
             #expect(reply?["enable"]?.boolValue == true && reply?["json"]?.boolValue == false)
             #expect(service.listener?.statistics.watching == 1, "raw alone is not served: not watching")
             #expect(await squatter.readsToEnd(), "a client that gets nothing is closed when idle")

@@ -139,31 +139,6 @@ extension SingletondEndToEndTests {
                 + NMEAChecksum.sentence("GPGGA,\(time),5221.480,N,00452.300,E,1,08,0.9,10.0,M,46.9,M,,")
         }.joined()
     }
-
-    @Test func anIdleDaemonUsesNoCPU() async throws {
-        try await withIdleDaemon { daemon in
-            let before = try #require(Self.cpuTime(of: daemon.pid))
-            // The measurement window: what the daemon does on its own while nothing happens.
-            try await Task.sleep(for: .seconds(2))
-            let used = try #require(Self.cpuTime(of: daemon.pid)) - before
-            // A busy-polling loop would use most of a core; sleeping threads use a few clock ticks at most.
-            #expect(used < .milliseconds(100), "an idle daemon used \(used) of CPU in 2 s")
-            daemon.signal(SIGTERM)
-            #expect(await daemon.exitStatus() == 0)
-        }
-    }
-
-    /// The user plus system CPU time of `pid` (fields 14 and 15 of `/proc/PID/stat`, in clock ticks).
-    static func cpuTime(of pid: pid_t) -> Duration? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
-        else { return nil }
-        // After "pid (comm)": field 3 is the state, so utime and stime are the 12th and 13th fields from there.
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-        let ticksPerSecond = sysconf(Int32(_SC_CLK_TCK))
-        return .milliseconds((user + system) * 1_000 / ticksPerSecond)
-    }
 }
 
 extension SingletondEndToEndTests {

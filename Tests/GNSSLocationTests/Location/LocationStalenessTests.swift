@@ -12,21 +12,31 @@ import Testing
         let clock = try #require(appSingletons.clock as? TestClock)
         let manager = LocationManager()
         manager.staleAfter = .seconds(5)
+        var states = StateWatch(manager)
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
+        await states.next { $0.name == "fixed" }
         await clock.sleepers(atLeast: 1)
         await clock.advance(by: .milliseconds(4_999))
+        // The watch wakes through `Timeline`, off the actor, so `advance` cannot promise it has run: the test waits
+        // for it to sleep again and reads where it sleeps until, then waits for the stale state itself.
+        await clock.sleepers(atLeast: 1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(5))], "+4.999 s: not stale yet")
         #expect(manager.state.name == "fixed")
         await clock.advance(by: .milliseconds(1))
-        #expect(manager.state.name == "stale", "stale at +5 s exactly")
+        #expect(await states.next { $0.name != "fixed" }?.name == "stale", "stale at +5 s exactly")
+        #expect(clock.now == TestClock.Instant(offset: .seconds(5)))
 
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))  // +5 s
         await clock.sleepers(atLeast: 1)
         await clock.advance(by: .seconds(3))
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))  // +8 s: the deadline moves to +13 s
         await clock.advance(by: .milliseconds(4_999))
-        #expect(manager.state.name == "fixed", "+12.999 s: a fix came at +8 s")
+        // The watch woke at +10 s and went back to sleep until +13 s.
+        await clock.sleepers(atLeast: 1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(13))], "+12.999 s: a fix came at +8 s")
+        #expect(manager.state.name == "fixed")
         await clock.advance(by: .milliseconds(1))
-        #expect(manager.state.name == "stale")
+        #expect(await states.next { $0.name != "fixed" }?.name == "stale")
         #expect(clock.now == TestClock.Instant(offset: .seconds(13)))
         #expect(!manager.isWatchingForStaleness)
     }
@@ -63,12 +73,14 @@ import Testing
         let clock = try #require(appSingletons.clock as? TestClock)
         let manager = LocationManager()
         manager.staleAfter = .milliseconds(30)
+        var states = StateWatch(manager)
         #expect(!manager.isWatchingForStaleness, "no timer before the first fix")
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
         #expect(manager.isWatchingForStaleness)
+        await states.next { $0.name == "fixed" }
         await clock.sleepers(atLeast: 1)
         await clock.advance(by: .milliseconds(30))
-        #expect(manager.state.name == "stale")
+        #expect(await states.next { $0.name != "fixed" }?.name == "stale")
         #expect(!manager.isWatchingForStaleness, "the timer must end once the state is stale")
         #expect(clock.pendingDeadlines.isEmpty)
         manager.deliver(Fix(mode: .threeD, latitude: 47, longitude: 8))
