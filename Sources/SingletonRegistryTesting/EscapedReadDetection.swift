@@ -6,37 +6,45 @@ import Testing
 /// The `.singletons` trait enables detection itself; call ``enable()`` when you use
 /// `withSingletons(_:isolation:operation:)` directly and want escapes recorded on the scope.
 public enum EscapedReadDetection {
-    /// Counts a read as escaped when it happens outside every test's task tree.
+    /// Counts a read as escaped when it misses the replacement of a scope that is active.
     ///
-    /// Code inside a test's task tree carries `Test.current`; a detached task, a Dispatch callback or a thread does
-    /// not. The registry attributes such a read to a test only when that test's scopes are the only active ones;
-    /// otherwise the read is unattributed and fails no test.
+    /// A read by a task that carries its test (Swift Testing's `Test.current`) but not the test's scope (a task
+    /// started before the scope was entered) is attributed to that test, which fails. A read by a task that carries
+    /// no test (a detached task, a Dispatch callback, a thread) names no test: it is one warning for the whole run,
+    /// recorded when it is first made, whichever tests run beside it.
     @RegistryActor
     public static func enable() {
         guard SingletonScope.isEscapedRead == nil else { return }
+        UnattributedEscapes.report = { read, tests, location in
+            let sourceLocation = location as? SourceLocation ?? #_sourceLocation
+            SingletonIssue.record(
+                unattributedReport(read, tests: tests), severity: .warning, sourceLocation: sourceLocation)
+        }
         SingletonScope.isEscapedRead = { Test.current == nil }
     }
 
-    /// Records the escaped reads of `scope` in the calling test: an error for reads attributed to its task tree,
-    /// a warning for reads that may have come from another test running beside it.
+    /// Marks `scope` as reported at `sourceLocation`: the place its unattributed escapes are reported at.
     @RegistryActor
-    package static func recordIssues(for scope: SingletonScope, sourceLocation: SourceLocation = #_sourceLocation) {
-        if let first = scope.escapes.first {
-            let message =
-                "\(scope.escapeCount) read(s) of overridden \(names(scope.escapes)) escaped the test's task tree. "
-                + "\(first)"
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        }
-        if let first = scope.unattributedEscapes.first {
-            let message =
-                "\(scope.unattributedEscapeCount) read(s) of overridden \(names(scope.unattributedEscapes)) came "
-                + "from outside every test's task tree while other tests ran beside this one, so they cannot be "
-                + "attributed to this test and do not fail it. \(first)"
-            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation)
-        }
+    package static func track(_ scope: SingletonScope?, sourceLocation: SourceLocation) {
+        scope?.reportLocation = sourceLocation
     }
 
-    private static func names(_ reads: [EscapedRead]) -> String {
-        Set(reads.map(\.keyName)).sorted().joined(separator: ", ")
+    /// Records the escaped reads attributed to `scope` as a failure of the calling test, at `sourceLocation`.
+    @RegistryActor
+    package static func recordIssues(for scope: SingletonScope, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let first = scope.escapes.first else { return }
+        let names = Set(scope.escapes.map(\.keyName)).sorted().joined(separator: ", ")
+        let message =
+            "\(first); \(scope.escapeCount) read(s) of overridden \(names) escaped the test's scope, from a task of "
+            + "this test that does not carry the scope (started before the scope was entered)."
+        SingletonIssue.record(message, sourceLocation: sourceLocation)
+    }
+
+    /// The warning for an escaped read that no test can be blamed for.
+    package static func unattributedReport(_ read: EscapedRead, tests: [String]) -> String {
+        let replaced = tests.isEmpty ? "" : " (replaced by \(tests.joined(separator: ", ")))"
+        return "\(read)\(replaced). The read came from a task that carries no test, so no test can be blamed and "
+            + "none fails; it is reported once for the run. Start the work inside the test (`Task {}` or a task "
+            + "group), or pass the value to it."
     }
 }

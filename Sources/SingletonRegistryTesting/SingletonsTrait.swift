@@ -11,9 +11,9 @@ import Testing
 /// The replacement is a task-local override made with `withSingletons(_:isolation:operation:)`,
 /// so tests that run in parallel each see their own values. When the test ends, the values it replaced that have
 /// a lifecycle are shut down and the work they started is cancelled and awaited, so nothing runs on into the next
-/// test. A read of a replaced value from outside the test's task tree (a detached task, a Dispatch callback) saw
-/// the live value instead of the replacement: it fails the test when only this test's scopes were active, and is
-/// a warning when other tests ran beside it, since it may have been theirs.
+/// test. A read of a replaced value that missed the replacement is reported: it fails the test when the reading
+/// task carried the test (but not its scope); from a task that carries no test (a detached task, a Dispatch
+/// callback) it is one warning for the whole run, since nothing tells which test it came from.
 public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @RegistryActor @Sendable (AppSingletons) -> Void
     let sourceLocation: SourceLocation
@@ -32,6 +32,7 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
         await EscapedReadDetection.enable()
         let (scope, failure) = await withSingletons(configure) { () async -> (SingletonScope?, (any Error)?) in
             let scope = await SingletonScope.ofCurrentTask
+            await EscapedReadDetection.track(scope, sourceLocation: sourceLocation)
             // A test case's own scope holds the values it reads without replacing them; a suite's does not.
             if testCase != nil { await scope?.markHoldsTestValues() }
             do {

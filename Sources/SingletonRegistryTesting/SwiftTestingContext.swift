@@ -20,10 +20,11 @@ enum SwiftTestingContext: SingletonTestContext {
     }
 
     /// Records `message` against the running test: the explicit one of ``withTestSingletons(named:reportingIssues:_:isolation:operation:)``,
-    /// or Swift Testing's.
+    /// or Swift Testing's, at the test's declaration (the read that found the problem runs inside an accessor, which
+    /// does not know its caller's place).
     static func recordIssue(_ message: String) {
         if let explicit = ExplicitTest.current { return explicit.reportIssue(message) }
-        Issue.record(Comment(rawValue: message))
+        SingletonIssue.record(message, sourceLocation: SingletonIssue.testLocation(or: #_sourceLocation))
     }
 
     /// A ``TestClock`` at its zero instant.

@@ -22,6 +22,7 @@ public func withCheckedSingletons<R>(
     await EscapedReadDetection.enable()
     let (scope, result) = try await withSingletons(configure) { () async -> (SingletonScope?, Result<R, any Error>) in
         let scope = await SingletonScope.ofCurrentTask
+        await EscapedReadDetection.track(scope, sourceLocation: sourceLocation)
         do {
             return (scope, .success(try await operation()))
         } catch {

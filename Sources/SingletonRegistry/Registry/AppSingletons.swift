@@ -131,6 +131,9 @@ public class AppSingletons {
                 let container = scoped ?? TestValues.container(for: test)
                 if let box = container.chainedReplacement(for: id) { return box }
                 let name = Self.accessorName(accessor, of: key)
+                if scoped == nil, ActiveScopes.count != 0 {
+                    SingletonScope.noteTestRead(of: id, by: test, accessor: name)
+                }
                 return TestValues.box(of: key, for: test, in: SingletonScope.current, accessor: name)
             }
         }

@@ -59,18 +59,18 @@ package final class SingletonScope: AppSingletons {
     package private(set) var escapes: [EscapedRead] = []
     /// How many escaped reads were attributed to this scope's task tree, including those not kept.
     package private(set) var escapeCount = 0
-    /// Escaped reads of a key this scope replaced that could as well have come from another active scope's task
-    /// tree, oldest first (at most ``maxEscapesKept``).
-    package private(set) var unattributedEscapes: [EscapedRead] = []
-    /// How many unattributed escaped reads were recorded, including those not kept.
-    package private(set) var unattributedEscapeCount = 0
-    /// The number of escaped reads of each kind a scope keeps; later ones are only counted.
+    /// The test whose task entered this scope, if any: escaped reads that carry it are attributed to this scope.
+    package let test: SingletonTestIdentity?
+    /// Where a report about this scope goes in the user's code (a `SourceLocation`, set by the testing library).
+    package var reportLocation: (any Sendable)?
+    /// The number of escaped reads a scope keeps; later ones are only counted.
     package static let maxEscapesKept = 16
 
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
         enclosingRoot = enclosing.map { $0.root }
         enclosingScope = enclosing
         self.token = token
+        test = TestValues.context?.currentTest()
         super.init(inFrontOf: parent)
     }
 
@@ -115,37 +115,52 @@ package final class SingletonScope: AppSingletons {
         for box in boxes where box.madeForTest { await box.lifecycle?.shutdown() }
     }
 
-    /// Records a read of the key with identifier `id`, through the accessor named `accessor` (worked out only for a
-    /// read it records), from a container of no scope, if it escaped an active scope.
-    ///
-    /// The read is attributed when every active scope that replaced `key` belongs to one task tree (one test):
-    /// that tree is the only one whose replacement the read missed. When several trees replaced `key`, the read
-    /// could have escaped any of them, so it is recorded as unattributed on each and blames none.
-    static func noteUnscopedRead(of id: ObjectIdentifier, accessor: @autoclosure () -> String) {
-        guard current == nil, let isEscapedRead, isEscapedRead() else { return }
-        var candidates: [SingletonScope] = []
+    /// The active scopes that replaced the key with identifier `id`, and the key's name.
+    private static func scopesReplacing(_ id: ObjectIdentifier) -> (scopes: [SingletonScope], name: String?) {
+        var scopes: [SingletonScope] = []
         var name: String?
         for scope in ActiveScopes.all {
             for box in scope.singletons.ownBoxes where box.id == id && !box.isLive && !box.madeForTest {
-                candidates.append(scope)
+                scopes.append(scope)
                 name = box.name
             }
         }
-        guard let name, !candidates.isEmpty else { return }
+        return (scopes, name)
+    }
+
+    /// Records a read of the key with identifier `id` by a task of `test` that runs in none of its scopes, if a
+    /// scope of that test replaced the key: the task carries the test (Swift Testing's `Test.current`) but lost its
+    /// scope, so the read escaped that test's scope and is attributed to it, whatever other tests run beside it.
+    static func noteTestRead(
+        of id: ObjectIdentifier, by test: SingletonTestIdentity, accessor: @autoclosure () -> String
+    ) {
+        guard isEscapedRead != nil else { return }
+        let (scopes, name) = scopesReplacing(id)
+        guard let name, let scope = scopes.first(where: { $0.test == test }) else { return }
+        scope.root.noteEscape(EscapedRead(keyName: name, accessor: accessor()))
+    }
+
+    /// Records `read` as an escape of this scope's task tree.
+    private func noteEscape(_ read: EscapedRead) {
+        escapeCount += 1
+        if escapes.count < Self.maxEscapesKept { escapes.append(read) }
+    }
+
+    /// Notes a read of the key with identifier `id`, through the accessor named `accessor` (worked out only for a
+    /// read it notes), from a task of no scope and no test, if it escaped an active scope.
+    ///
+    /// Nothing the task carries names the test it came from, and whether other tests run beside it is no evidence
+    /// either, so the read is blamed on no test: it is reported once for the run (``UnattributedEscapes``), however
+    /// many scopes replaced the key.
+    static func noteUnscopedRead(of id: ObjectIdentifier, accessor: @autoclosure () -> String) {
+        guard current == nil, let isEscapedRead, isEscapedRead() else { return }
+        let (scopes, name) = scopesReplacing(id)
+        guard let name, let first = scopes.first else { return }
+        var tests: [String] = []
+        for scope in scopes {
+            if let test = scope.root.test?.name, !tests.contains(test) { tests.append(test) }
+        }
         let read = EscapedRead(keyName: name, accessor: accessor())
-        let root = candidates[0].root
-        if candidates.allSatisfy({ $0.root === root }) {
-            root.escapeCount += 1
-            if root.escapes.count < maxEscapesKept { root.escapes.append(read) }
-            return
-        }
-        var roots: [SingletonScope] = []
-        for candidate in candidates where !roots.contains(where: { $0 === candidate.root }) {
-            roots.append(candidate.root)
-        }
-        for scope in roots {
-            scope.unattributedEscapeCount += 1
-            if scope.unattributedEscapes.count < maxEscapesKept { scope.unattributedEscapes.append(read) }
-        }
+        UnattributedEscapes.note(read, replacedBy: tests, reportLocation: first.root.reportLocation)
     }
 }
