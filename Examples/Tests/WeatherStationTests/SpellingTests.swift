@@ -29,7 +29,7 @@ import WeatherStation
 
     /// A detached task does not inherit a test's scope: it reads the process-wide value, on the actor all the same.
     /// (It reads a key no test here replaces: a detached read of a key that a test running beside it replaced would
-    /// be reported as that test's escape.)
+    /// be reported, once for the run, as a warning.)
     @Test func fromADetachedTask() async {
         let done = await Task.detached { await appSingletons.longTaskManager.isTaskDone }.value
         #expect(!done)
