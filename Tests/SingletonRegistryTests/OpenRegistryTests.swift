@@ -32,14 +32,15 @@ import Testing
     func oneEndpointOfAStructOfClosuresIsReplaced() async throws {
         let client = await appSingletons.weatherClient
         #expect(try await client.forecast("Oslo") == "sunny in Oslo")
-        #expect(await client.alerts() == [], "the other endpoint stays live")
+        #expect(await client.alerts() == [], "the other endpoint is the test value's, not the live one")
     }
 
     @Test(.singletons { $0.serviceConfiguration.retries = 0 })
     func aConfigurationValueIsReplacedForTheTest() async {
         #expect(
             await appSingletons.serviceConfiguration
-                == ServiceConfiguration(endpoint: "https://example.invalid", retries: 0))
+                == ServiceConfiguration(endpoint: "https://test.invalid", retries: 0),
+            "modified from the test value")
     }
 
     @Test func aClockIsReplacedForATaskTree() async {

@@ -25,6 +25,9 @@ public class AppSingletons {
     /// Whether this is ``appSingletons`` in a test process: its reads then look for the reading task's test first
     /// (``TestValues``), and so never take the fast path of a read of its own storage.
     final let servesTests: Bool
+    /// Whether this is a scope's container in a test process: a read from it inside a test (`$0.x` in a configure
+    /// closure) takes the test's values, never a live one, and so never takes the fast path either.
+    final let readsAsTest: Bool
 
     /// The process-wide container, ``appSingletons``; nonisolated so that the global constant can be made on any
     /// thread.
@@ -32,6 +35,7 @@ public class AppSingletons {
         enclosing = nil
         isProcessWide = true
         servesTests = TestValues.context != nil
+        readsAsTest = false
     }
 
     /// Creates a container of its own that holds nothing yet, for code that starts and shuts down a set of values of
@@ -42,6 +46,7 @@ public class AppSingletons {
         enclosing = nil
         isProcessWide = false
         servesTests = false
+        readsAsTest = false
     }
 
     /// Creates a container of its own and lets `configure` replace values on it, before anyone reads it.
@@ -61,6 +66,7 @@ public class AppSingletons {
         self.enclosing = enclosing
         isProcessWide = false
         servesTests = false
+        readsAsTest = TestValues.context != nil
     }
 
     /// The value under `key`: a replacement set on this container, or else the key's live value.
@@ -108,7 +114,7 @@ public class AppSingletons {
     /// synchronously on ``RegistryActor``, has copied the value out.
     @usableFromInline @_effects(releasenone)
     final func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
-        guard enclosing == nil else { return chainedBox(for: id) }
+        guard enclosing == nil else { return readsAsTest ? nil : chainedBox(for: id) }
         if ActiveScopes.count == 0 { return servesTests ? nil : storage.unretainedBox(for: id) }
         guard isProcessWide, !servesTests, let entry = ScopeReadTable.entryOfCurrentTask() else { return nil }
         // Borrowed in place: `chainedBox` releases nothing, so the container needs no retain around the call. (Not
@@ -122,7 +128,16 @@ public class AppSingletons {
     @usableFromInline
     final func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
         let id = ObjectIdentifier(key)
+        // A live value being made reads live values, whoever asked for it: no test's value becomes part of it.
+        if LiveSingletons.isMaking { return Unmanaged.passUnretained(appSingletons.liveContextBox(of: key)) }
+        if readsAsTest, let test = TestValues.context?.currentTest() {
+            return testReadBox(key, for: test, accessor: accessor)
+        }
         if servesTests {
+            // While a scope is configured (a test value made there reads another key), the read is that scope's.
+            if let configuring = TestValues.configuring, let test = TestValues.context?.currentTest() {
+                return configuring.testReadBox(key, for: test, accessor: accessor)
+            }
             // In a test: a replacement or a value made for the test, in the task's scopes (found without asking the
             // test library, which costs more), else in the test's own container, else the test's value made now.
             let scoped = ScopeReadTable.containerOfCurrentTask()?.takeUnretainedValue()
@@ -150,6 +165,40 @@ public class AppSingletons {
             return box
         }
         return Unmanaged.passUnretained(container.holdLiveBox(of: key))
+    }
+
+    /// A read from a scope's container inside `test`: what `test` would read through
+    /// ``appSingletons`` (this container's replacements and those it stands in front of, the replacements of the
+    /// calling task's scope and of the test's own container), else the test's value of `key`; never a live value.
+    ///
+    /// The test's value is made now where it has none: in this container while it is a scope being configured
+    /// outside a test's scope (the `.singletons` trait's, which becomes the test's), else where the test keeps
+    /// its values. So `$0.client.endpoint = ...` in a configure closure modifies the test value, not the live one.
+    private final func testReadBox(
+        _ key: any SingletonKey.Type, for test: SingletonTestIdentity, accessor: StaticString
+    ) -> Unmanaged<AnySingletonBox> {
+        let id = ObjectIdentifier(key)
+        if let box = chainedReplacement(for: id) { return box }
+        if enclosing == nil, let scoped = ScopeReadTable.containerOfCurrentTask()?.takeUnretainedValue(),
+            let box = scoped.chainedReplacement(for: id)
+        {
+            return box
+        }
+        if let box = TestValues.existingContainer(for: test)?.chainedReplacement(for: id) { return box }
+        let name = Self.accessorName(accessor, of: key)
+        let current = SingletonScope.current
+        if TestValues.configuring === self, current?.testScope == nil {
+            let box = TestValues.makeBox(of: key, for: test, accessor: name)
+            storage.set(box)
+            return Unmanaged.passUnretained(box)
+        }
+        return TestValues.box(of: key, for: test, in: current, accessor: name)
+    }
+
+    /// The box a read gets while a live value is made: what this process-wide container holds under `key` (a
+    /// live value, or a value set on it outside every test and scope), else the key's live value, held from now.
+    private final func liveContextBox(of key: any SingletonKey.Type) -> AnySingletonBox {
+        storage.box(for: ObjectIdentifier(key)) ?? holdLiveBox(of: key)
     }
 
     /// The name of the accessor that read `key`: `#function` names an accessor by its bare name (`weather`) and a

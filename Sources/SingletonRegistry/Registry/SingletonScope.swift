@@ -87,6 +87,10 @@ package final class SingletonScope: AppSingletons {
         let parent = enclosing?.singletons ?? appSingletons
         let token = ActiveScopes.reserveToken()
         let scope = SingletonScope(parent: parent, enclosing: enclosing, token: token)
+        // In a test process, the values `configure` makes (a test value that reads another key) read what it has
+        // set so far: the scope is not active until it returns.
+        let outerConfiguring = scope.readsAsTest ? TestValues.beginConfiguring(scope) : nil
+        defer { if scope.readsAsTest { TestValues.endConfiguring(restoring: outerConfiguring) } }
         do {
             try configure(scope.singletons)
         } catch {

@@ -11,7 +11,7 @@ struct WeatherClient: Sendable {
 
 enum WeatherClientKey: SingletonKey {
     static var liveValue: WeatherClient {
-        WeatherClient(forecast: { city in "live forecast for \(city)" }, alerts: { [] })
+        WeatherClient(forecast: { city in "live forecast for \(city)" }, alerts: { ["live alert"] })
     }
     static var testValue: WeatherClient {
         WeatherClient(forecast: { city in "test forecast for \(city)" }, alerts: { [] })
@@ -26,6 +26,7 @@ struct ServiceConfiguration: Sendable, Equatable {
 
 enum ServiceConfigurationKey: SingletonKey {
     static var liveValue: ServiceConfiguration { ServiceConfiguration(endpoint: "https://example.invalid", retries: 3) }
+    static var testValue: ServiceConfiguration { ServiceConfiguration(endpoint: "https://test.invalid", retries: 3) }
 }
 
 /// A manager with a lifecycle that depends on the long-task manager.

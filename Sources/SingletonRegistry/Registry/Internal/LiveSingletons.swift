@@ -8,6 +8,9 @@ enum LiveSingletons {
     /// The keys whose live value is being made, innermost last: a `liveValue` that reads its own key is a cycle.
     private static var making: [String] = []
 
+    /// Whether a live value is being made: the reads it makes take live values (``AppSingletons``).
+    static var isMaking: Bool { !making.isEmpty }
+
     /// The box of `Key`'s live value, made now if this is the first time the process asks for it.
     static func box<Key: SingletonKey>(for key: Key.Type) -> SingletonBox<Key> {
         let id = ObjectIdentifier(key)
@@ -20,7 +23,9 @@ enum LiveSingletons {
                     + "method when it is needed, or name its key in `dependencies` so that it is started first")
         }
         making.append(Key.name)
-        let value = Key.liveValue
+        // Made outside every override scope: the reads it makes see no scope's replacement, and, while `making`
+        // is not empty, no test's value.
+        let value = SingletonScope.tokenLocal.withValue(0) { Key.liveValue }
         making.removeLast()
         let box = SingletonBox<Key>(value, isLive: true)
         storage.set(box)

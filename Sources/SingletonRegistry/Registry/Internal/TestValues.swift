@@ -16,6 +16,22 @@ enum TestValues {
     /// The containers of tests that read values without the `.singletons` trait, by test.
     private static var containers: [AnyHashable: AppSingletons] = [:]
 
+    /// The scope whose configure closure is running, in a test process: a read through ``appSingletons`` meanwhile
+    /// (a test value that reads another key as it is made) sees what the closure set so far.
+    private(set) static var configuring: AppSingletons?
+
+    /// Makes `scope` the one being configured; returns the one that was (a scope entered inside a configure
+    /// closure), for ``endConfiguring(restoring:)``.
+    static func beginConfiguring(_ scope: AppSingletons) -> AppSingletons? {
+        defer { configuring = scope }
+        return configuring
+    }
+
+    /// Ends the configuring of the current scope, making `outer` the one being configured again.
+    static func endConfiguring(restoring outer: AppSingletons?) {
+        configuring = outer
+    }
+
     /// The box a read of `key` in `test` gets when nothing replaced the key: the test's own value, made now from the
     /// key's test value (or, recording an issue, its live value) if the test has none yet.
     static func box(
@@ -24,6 +40,16 @@ enum TestValues {
         let holder = scope?.testScope?.singletons ?? container(for: test)
         let id = ObjectIdentifier(key)
         if let box = holder.ownBox(for: id) { return Unmanaged.passUnretained(box) }
+        let box = makeBox(of: key, for: test, accessor: accessor)
+        holder.store(box)
+        return Unmanaged.passUnretained(box)
+    }
+
+    /// A box of `key`'s test value for `test`, made now; a key that declares none gives a live value of the test's
+    /// own, and the test is told.
+    static func makeBox(
+        of key: any SingletonKey.Type, for test: SingletonTestIdentity, accessor: String
+    ) -> AnySingletonBox {
         func make<Key: SingletonKey>(_ key: Key.Type) -> AnySingletonBox {
             fellBackToLiveValue = false
             let value = Key.testValue
@@ -33,9 +59,12 @@ enum TestValues {
             }
             return SingletonBox<Key>(value, isLive: false, madeForTest: true)
         }
-        let box = make(key)
-        holder.store(box)
-        return Unmanaged.passUnretained(box)
+        return make(key)
+    }
+
+    /// The container of `test`'s own values, if it has one yet.
+    static func existingContainer(for test: SingletonTestIdentity) -> AppSingletons? {
+        containers[test.id]
     }
 
     /// The container of `test`'s own values, for a test without the `.singletons` trait.
