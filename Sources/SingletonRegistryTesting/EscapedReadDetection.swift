@@ -20,6 +20,13 @@ public enum EscapedReadDetection {
             SingletonIssue.record(
                 unattributedReport(read, tests: tests), severity: .warning, sourceLocation: sourceLocation)
         }
+        UnattributedEscapes.reportReadAfterScopeEnded = { accessor in
+            SingletonIssue.record(
+                "appSingletons.\(accessor) was read by code that carries an override scope which had already ended "
+                    + "(an EscapedSingletons used after its withSingletons or test returned), so it got the "
+                    + "process-wide value instead of the scope's. Finish the escaped work before the scope ends.",
+                severity: .warning, sourceLocation: #_sourceLocation)
+        }
         SingletonScope.isEscapedRead = { Test.current == nil }
     }
 

@@ -142,7 +142,9 @@ public class AppSingletons {
             // test library, which costs more), else in the test's own container, else the test's value made now.
             let scoped = ScopeReadTable.containerOfCurrentTask()?.takeUnretainedValue()
             if let box = scoped?.chainedReplacement(for: id) { return box }
-            if let test = TestValues.context?.currentTest() {
+            // A task or thread that carries a test's scope but not the test (code run by `EscapedSingletons.yield`)
+            // reads as that test.
+            if let test = TestValues.context?.currentTest() ?? SingletonScope.current?.test {
                 let container = scoped ?? TestValues.container(for: test)
                 if let box = container.chainedReplacement(for: id) { return box }
                 let name = Self.accessorName(accessor, of: key)
@@ -151,6 +153,9 @@ public class AppSingletons {
                 }
                 return TestValues.box(of: key, for: test, in: SingletonScope.current, accessor: name)
             }
+        }
+        if servesTests, SingletonScope.token != 0, ScopeReadTable.containerOfCurrentTask() == nil {
+            UnattributedEscapes.noteReadAfterScopeEnded(accessor: Self.accessorName(accessor, of: key))
         }
         let container = acting
         if container.enclosing == nil, ActiveScopes.count != 0 {

@@ -8,7 +8,7 @@ package final class SingletonScope: AppSingletons {
     /// The token of the current task's scope (``ActiveScopes``), inherited by child tasks and `Task {}`; `0`
     /// outside every scope. A `TaskLocal` object rather than the `@TaskLocal` wrapper, so that the inlinable
     /// ``withSingletons(_:isolation:operation:)`` can bind it.
-    @usableFromInline static let tokenLocal = TaskLocal<UInt64>(wrappedValue: 0)
+    @usableFromInline nonisolated static let tokenLocal = TaskLocal<UInt64>(wrappedValue: 0)
 
     /// The token of the current task's scope; `0` outside every scope.
     static var token: UInt64 { tokenLocal.get() }

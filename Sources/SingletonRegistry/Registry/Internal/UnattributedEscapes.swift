@@ -15,6 +15,21 @@ package enum UnattributedEscapes {
     /// How many reports were made of each unattributed escaped read: one, or none while no reporter is installed.
     package private(set) static var reports: [EscapedRead: Int] = [:]
 
+    /// Reports a read made after the scope its task or thread carries had ended (an ``EscapedSingletons`` used too
+    /// late), with the accessor; the testing library installs it.
+    package static var reportReadAfterScopeEnded: (@Sendable (String) -> Void)?
+
+    /// How many reads were made after the scope their task or thread carries had ended, by accessor.
+    package private(set) static var readsAfterScopeEnded: [String: Int] = [:]
+
+    /// Counts a read through `accessor` made after its scope ended, and reports the first of each accessor.
+    static func noteReadAfterScopeEnded(accessor: String) {
+        let count = readsAfterScopeEnded[accessor, default: 0]
+        readsAfterScopeEnded[accessor] = count + 1
+        guard count == 0 else { return }
+        reportReadAfterScopeEnded?(accessor)
+    }
+
     /// Counts `read`, and reports it if it is the first of its kind.
     static func note(_ read: EscapedRead, replacedBy tests: [String], reportLocation: (any Sendable)?) {
         let count = counts[read, default: 0]
