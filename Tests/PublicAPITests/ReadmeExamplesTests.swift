@@ -43,9 +43,10 @@ func surveyIfIdle() async throws {
 // README and GettingStarted.md: the live manager, given its default job at startup
 @RegistryActor
 func installSurvey() {
-    appSingletons.longTaskManager = LongTaskManager(defaultJob: LongTask(name: "survey") { progress in
-        await progress.report(1)
-    })
+    appSingletons.longTaskManager = LongTaskManager(
+        defaultJob: LongTask(name: "survey") { progress in
+            await progress.report(1)
+        })
 }
 
 @Test func surveyRunsOnTheLiveManagerWithItsDefaultJob() async throws {
