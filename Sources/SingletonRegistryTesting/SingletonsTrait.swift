@@ -19,6 +19,9 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
     let sourceLocation: SourceLocation
     /// Whether each test reports, as a warning, the keys it read without replacing them and those it replaced.
     let reportsUsage: Bool
+    /// Replaces values asynchronously, on the test's scope once it is active and before the test body runs; a
+    /// thrown error fails the test and the body does not run.
+    var prepare: (@RegistryActor @Sendable (AppSingletons) async throws -> Void)? = nil
 
     /// Applied to a suite, the trait replaces values for each test in it.
     public var isRecursive: Bool { true }
@@ -36,6 +39,7 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
             // A test case's own scope holds the values it reads without replacing them; a suite's does not.
             if testCase != nil { await scope?.markHoldsTestValues() }
             do {
+                if let prepare, let scope { try await prepare(scope) }
                 try await function()
                 return (scope, nil)
             } catch {

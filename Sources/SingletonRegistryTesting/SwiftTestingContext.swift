@@ -27,6 +27,15 @@ enum SwiftTestingContext: SingletonTestContext {
         SingletonIssue.record(message, sourceLocation: SingletonIssue.testLocation(or: #_sourceLocation))
     }
 
+    /// Records `message` against the running test, at the given place: the explicit test's reporter gets the
+    /// message alone.
+    static func recordIssue(_ message: String, fileID: String, filePath: String, line: Int, column: Int) {
+        if let explicit = ExplicitTest.current { return explicit.reportIssue(message) }
+        Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
     /// A ``TestClock`` at its zero instant.
     static func makeTestClock() -> any Clock<Duration> {
         TestClock()

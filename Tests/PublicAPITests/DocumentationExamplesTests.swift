@@ -87,6 +87,20 @@ extension AppSingletons {
         #expect(try await DailyReport().alerts() == [])
     }
 
+    /// DeclaringSingletons.md and README.md: unimplemented endpoints, throwing and with a placeholder.
+    @Test func unimplementedEndpointsAreReported() async {
+        let client = ForecastClient(alerts: unimplemented("ForecastClient.alerts"))
+        let count: @Sendable (String) -> Int = unimplemented("Client.count", placeholder: 0)
+        await withKnownIssue {
+            await #expect(throws: UnimplementedEndpointError(endpoint: "ForecastClient.alerts")) {
+                try await client.alerts()
+            }
+            #expect(count("x") == 0)
+        } matching: { issue in
+            issue.comments.first?.rawValue.hasPrefix("Unimplemented: ") == true
+        }
+    }
+
     @Test(.singletons { $0.network = OfflineNetworkManager() })
     func aKeyReplacesTheMainActorStruct() async {
         #expect(await appSingletons.network.endpoint() == "offline")

@@ -40,6 +40,45 @@ func surveyIfIdle() async throws {
     try await tasks.doLongTask()
 }
 
+// README and GettingStarted.md: the live manager, given its default job at startup
+@RegistryActor
+func installSurvey() {
+    appSingletons.longTaskManager = LongTaskManager(
+        defaultJob: LongTask(name: "survey") { progress in
+            await progress.report(1)
+        })
+}
+
+@Test func surveyRunsOnTheLiveManagerWithItsDefaultJob() async throws {
+    try await withSingletons({ _ in }) {
+        await installSurvey()
+        try await surveyIfIdle()
+        #expect(await appSingletons.longTaskManager.state == .finished(name: "survey"))
+    }
+}
+
+// DeclaringSingletons.md: the mock pattern compiles for every built-in manager
+final class CountingLongTasks: LongTaskManager {
+    private(set) var jobs = 0
+    nonisolated override init() {
+        super.init()
+    }
+}
+
+final class SilentLocationManager: LocationManager {
+    private(set) var starts = 0
+    nonisolated override init() {
+        super.init()
+    }
+}
+
+@Test func mocksOfTheBuiltInManagersAreMadeWithoutAwait() async {
+    let tasks = CountingLongTasks()
+    let location = SilentLocationManager()
+    #expect(await tasks.jobs == 0)
+    #expect(await location.starts == 0)
+}
+
 // README: overriding it in a Swift Testing test
 final class InstantLongTasks: LongTaskManager {
     override func doLongTask() async throws {

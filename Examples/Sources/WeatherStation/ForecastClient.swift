@@ -17,14 +17,22 @@ public struct ForecastClient: Sendable {
     }
 }
 
-/// The key of the shared ``ForecastClient``. It declares no test value on purpose, as a network client often does
-/// not: a test that reads it without replacing it is reported (`TestValueTests` shows it).
+/// The key of the shared ``ForecastClient``. Its test value is unimplemented: a test replaces the endpoints it
+/// calls, and a call of one it did not replace is recorded as an issue naming the endpoint (`TestValueTests` shows
+/// it).
 public enum ForecastClientKey: SingletonKey {
     /// A client that works offline: it describes the position and reports no alerts.
     public static var liveValue: ForecastClient {
         ForecastClient(
             forecast: { latitude, longitude in "no forecast service configured for \(latitude), \(longitude)" },
             alerts: { [] })
+    }
+
+    /// A client whose endpoints record an issue when a test calls them, and throw.
+    public static var testValue: ForecastClient {
+        ForecastClient(
+            forecast: unimplemented("ForecastClient.forecast"),
+            alerts: unimplemented("ForecastClient.alerts"))
     }
 }
 

@@ -11,19 +11,24 @@ import WeatherStation
         #expect(await appSingletons.stationConfiguration.name == "test bench")
     }
 
-    /// `forecastClient` declares no test value. A test that forgets to replace it is reported, naming the accessor
-    /// and the fixes (here the report is expected, so the test passes).
-    @Test func aTestThatForgetsTheForecastClientIsReported() async throws {
-        try await withKnownIssue {
-            _ = try await appSingletons.forecastClient.alerts()
+    /// `forecastClient`'s test value is unimplemented. A test that calls an endpoint it did not replace records an
+    /// issue naming the endpoint and the test, and the endpoint throws (here the issue is expected, so the test
+    /// passes).
+    @Test func aTestThatCallsAnUnimplementedEndpointIsReported() async throws {
+        await withKnownIssue {
+            await #expect(throws: UnimplementedEndpointError(endpoint: "ForecastClient.alerts")) {
+                try await appSingletons.forecastClient.alerts()
+            }
         } matching: { issue in
-            "\(issue)".contains("appSingletons.forecastClient was read in test")
+            issue.comments.map(\.rawValue) == [
+                "Unimplemented: ForecastClient.alerts was called in test aTestThatCallsAnUnimplementedEndpointIsReported()"
+            ]
         }
     }
 
-    /// The same test, fixed: it replaces the client.
-    @Test(.singletons { $0.forecastClient = ForecastClient(forecast: { _, _ in "calm" }, alerts: { ["gale"] }) })
-    func theSameTestWithTheForecastClientReplaced() async throws {
+    /// The same test, fixed: it replaces the endpoint it calls.
+    @Test(.singletons { $0.forecastClient.alerts = { ["gale"] } })
+    func theSameTestWithTheEndpointReplaced() async throws {
         #expect(try await appSingletons.forecastClient.alerts() == ["gale"])
     }
 

@@ -37,6 +37,11 @@ open class LongTaskManager: ManagedSingleton {
         self._defaultJob = defaultJob
     }
 
+    /// Creates a manager with no default job: the initialiser a mock overrides, `nonisolated override init()`.
+    public nonisolated init() {
+        self._defaultJob = nil
+    }
+
     /// Runs the ``defaultJob``, or joins its run if it runs or waits already.
     ///
     /// - Throws: ``LongTaskError/noDefaultJob`` without a default job; otherwise what ``run(_:whenBusy:)`` throws.

@@ -7,6 +7,8 @@
     static func currentTest() -> SingletonTestIdentity?
     /// Records `message` as an issue of the current test.
     static func recordIssue(_ message: String)
+    /// Records `message` as an issue of the current test, at the given place in the test's sources.
+    static func recordIssue(_ message: String, fileID: String, filePath: String, line: Int, column: Int)
     /// A manual clock, the test value of ``ClockKey``.
     static func makeTestClock() -> any Clock<Duration>
 }
