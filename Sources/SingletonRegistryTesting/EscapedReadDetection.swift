@@ -11,23 +11,46 @@ public enum EscapedReadDetection {
     /// A read by a task that carries its test (Swift Testing's `Test.current`) but not the test's scope (a task
     /// started before the scope was entered) is attributed to that test, which fails. A read by a task that carries
     /// no test (a detached task, a Dispatch callback, a thread) names no test: it is one warning for the whole run,
-    /// recorded when it is first made, whichever tests run beside it.
+    /// recorded at the end of the next test with the trait (or at once when no test's scope is active), whichever
+    /// tests run beside it.
     @RegistryActor
     public static func enable() {
         guard SingletonScope.isEscapedRead == nil else { return }
         UnattributedEscapes.report = { read, tests, location in
-            let sourceLocation = location as? SourceLocation ?? #_sourceLocation
-            SingletonIssue.record(
-                unattributedReport(read, tests: tests), severity: .warning, sourceLocation: sourceLocation)
+            warn(unattributedReport(read, tests: tests), at: location as? SourceLocation ?? #_sourceLocation)
         }
         UnattributedEscapes.reportReadAfterScopeEnded = { accessor in
-            SingletonIssue.record(
+            warn(
                 "appSingletons.\(accessor) was read by code that carries an override scope which had already ended "
                     + "(an EscapedSingletons used after its withSingletons or test returned), so it got the "
                     + "process-wide value instead of the scope's. Finish the escaped work before the scope ends.",
-                severity: .warning, sourceLocation: #_sourceLocation)
+                at: #_sourceLocation)
         }
         SingletonScope.isEscapedRead = { Test.current == nil }
+    }
+
+    /// Warnings of no test, waiting for the next test with the trait to end: recorded there, they are one warning
+    /// each, where Swift Testing repeats an issue recorded outside every test once per test target of the run.
+    @RegistryActor private static var pendingWarnings: [(sentence: String, location: SourceLocation)] = []
+
+    /// Records `sentence` as a warning at `location`: at the end of the next test with the trait, or now when no
+    /// test's scope is active to take it.
+    @RegistryActor
+    private static func warn(_ sentence: String, at location: SourceLocation) {
+        guard SingletonScope.anyActive else {
+            return SingletonIssue.record(sentence, severity: .warning, sourceLocation: location)
+        }
+        pendingWarnings.append((sentence, location))
+    }
+
+    /// Records the warnings of no test that wait, as warnings of the calling test: once each for the run.
+    @RegistryActor
+    package static func recordPendingWarnings() {
+        let pending = pendingWarnings
+        pendingWarnings = []
+        for warning in pending {
+            SingletonIssue.record(warning.sentence, severity: .warning, sourceLocation: warning.location)
+        }
     }
 
     /// Marks `scope` as reported at `sourceLocation`: the place its unattributed escapes are reported at.

@@ -23,12 +23,17 @@ import WeatherStation
         #expect(try await StationReport().line() == "test bench: rain (2 points)")
     }
 
-    /// One endpoint of the struct of closures replaced; the other stays live.
+    /// One endpoint of the struct of closures replaced; the others are the test value's, which are unimplemented:
+    /// calling one records an issue that names it, never the live service.
     @Test(.singletons { $0.forecastClient.alerts = { ["gale warning"] } })
     func oneEndpointIsReplaced() async throws {
         let client = await appSingletons.forecastClient
         #expect(try await client.alerts() == ["gale warning"])
-        #expect(try await client.forecast(1, 2) == "no forecast service configured for 1.0, 2.0")
+        await withKnownIssue {
+            _ = try? await client.forecast(1, 2)
+        } matching: { issue in
+            "\(issue)".contains("Unimplemented: ForecastClient.forecast")
+        }
     }
 
     /// The property wrapper's projected value replaces the value for one object only.

@@ -77,6 +77,9 @@ package final class SingletonScope: AppSingletons {
     /// The outermost scope of this scope's task tree: the one escapes of the tree are recorded on.
     private var root: SingletonScope { enclosingRoot ?? self }
 
+    /// Whether any scope is active in the process.
+    package static var anyActive: Bool { ActiveScopes.count != 0 }
+
     /// The scope of the calling task, if it runs inside ``withSingletons(_:isolation:operation:)``.
     package static var ofCurrentTask: SingletonScope? { current }
 

@@ -7,7 +7,7 @@
 package enum UnattributedEscapes {
     /// Reports an unattributed escaped read: the read, the names of the tests whose scopes had replaced the key, and
     /// the report location of the first of those scopes. The testing library installs it.
-    package static var report: (@Sendable (EscapedRead, [String], (any Sendable)?) -> Void)?
+    package static var report: (@RegistryActor @Sendable (EscapedRead, [String], (any Sendable)?) -> Void)?
 
     /// How many times each unattributed escaped read was made in this process.
     package private(set) static var counts: [EscapedRead: Int] = [:]
@@ -17,7 +17,7 @@ package enum UnattributedEscapes {
 
     /// Reports a read made after the scope its task or thread carries had ended (an ``EscapedSingletons`` used too
     /// late), with the accessor; the testing library installs it.
-    package static var reportReadAfterScopeEnded: (@Sendable (String) -> Void)?
+    package static var reportReadAfterScopeEnded: (@RegistryActor @Sendable (String) -> Void)?
 
     /// How many reads were made after the scope their task or thread carries had ended, by accessor.
     package private(set) static var readsAfterScopeEnded: [String: Int] = [:]
