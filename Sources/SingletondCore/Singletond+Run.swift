@@ -24,6 +24,8 @@ extension Singletond {
     {
         let logger = LogWriter(
             minimumLevel: options.logLevel, journalFormat: LogWriter.isJournal(fd: 2, environment: environment))
+        // The registry's warnings (a value set after it was read) go to the log: standard output may be the fixes.
+        await Self.logRegistryWarnings(to: logger)
         if let problem = DescriptorBudget.startProblem() {
             logger.error(problem)
             return 1

@@ -85,10 +85,10 @@ public class AppSingletons {
         store(SingletonBox<Key>(value, isLive: false))
     }
 
-    /// Puts `box` under its key, in the container the caller acts on (``acting``).
+    /// Puts `box` under its key, in the container the caller acts on (``acting``), reporting a late startup value.
     @usableFromInline
     final func store(_ box: AnySingletonBox) {
-        acting.storage.set(box)
+        LateStartupValues.checked(box, in: acting).storage.set(box)
     }
 
     /// The container a member called on this one acts on: for ``appSingletons``, the container of the calling
