@@ -172,13 +172,9 @@ public class AppSingletons {
         return Unmanaged.passUnretained(container.holdLiveBox(of: key))
     }
 
-    /// A read from a scope's container inside `test`: what `test` would read through
-    /// ``appSingletons`` (this container's replacements and those it stands in front of, the replacements of the
-    /// calling task's scope and of the test's own container), else the test's value of `key`; never a live value.
-    ///
-    /// The test's value is made now where it has none: in this container while it is a scope being configured
-    /// outside a test's scope (the `.singletons` trait's, which becomes the test's), else where the test keeps
-    /// its values. So `$0.client.endpoint = ...` in a configure closure modifies the test value, not the live one.
+    /// A read from a scope's container inside `test`: a replacement of its chain, of the task's scope or of the
+    /// test's container, else the test's value (made in this scope while it is configured outside a test's scope,
+    /// else where the test keeps its values); never a live value, so `$0.x.part = ...` modifies the test value.
     private final func testReadBox(
         _ key: any SingletonKey.Type, for test: SingletonTestIdentity, accessor: StaticString
     ) -> Unmanaged<AnySingletonBox> {
@@ -200,8 +196,7 @@ public class AppSingletons {
         return TestValues.box(of: key, for: test, in: current, accessor: name)
     }
 
-    /// The box a read gets while a live value is made: what this process-wide container holds under `key` (a
-    /// live value, or a value set on it outside every test and scope), else the key's live value, held from now.
+    /// The box a read gets while a live value is made: what this process-wide container holds, else the live value.
     private final func liveContextBox(of key: any SingletonKey.Type) -> AnySingletonBox {
         storage.box(for: ObjectIdentifier(key)) ?? holdLiveBox(of: key)
     }
