@@ -64,8 +64,7 @@ extension SingletondFaultTests {
     }
 
     /// `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes
-    /// read at once: SIGTERM ends the daemon cleanly, counting the lines the FIFO had no room for (the writer
-    /// waited in `write(2)` until the stop timeout, exit 1).
+    /// read at once: SIGTERM ends the daemon cleanly, counting the lines the FIFO had no room for.
     @Test func aFIFOWhoseReaderStoppedDoesNotHoldUpTheStop() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -87,7 +86,9 @@ extension SingletondFaultTests {
         #expect(
             notWritten?.contains("warning: output \(output.path) took no more lines at the stop: ") == true, "\(log)")
         #expect(notWritten?.hasSuffix(" TPV lines not written") == true, "\(log)")
-        #expect(log.last?.contains("stopped") == true, "\(log)")
+        // The daemon's lines start with their time; LeakSanitizer may add its report of suppressions after them.
+        let daemonLines = log.filter { $0.first?.isNumber == true }
+        #expect(daemonLines.last?.contains("info: stopped") == true, "\(log)")
     }
 
     @Test func aClosedStandardOutputPipeIsReportedAndTheDaemonKeepsServing() async throws {
