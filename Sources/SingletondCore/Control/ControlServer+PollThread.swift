@@ -79,6 +79,8 @@ extension ControlServer {
                 state.clients = [:]
                 state.finished = true
                 state.finishWaiters = []
+                // What the handler holds (a responder that holds this server) is released with it.
+                state.handler = nil
             }
             return (Array(state.clients.values), state.finishWaiters)
         }

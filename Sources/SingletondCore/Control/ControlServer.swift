@@ -134,7 +134,7 @@ package final class ControlServer: Sendable {
         stopAccepting()
         let started = state.withLock { state in
             state.stopping = true
-            return state.handler != nil
+            return state.handler != nil || state.finished
         }
         guard started else {
             System.close(listenFD)
