@@ -48,12 +48,11 @@ extension SingletondEndToEndTests {
         let getLease: Int32 = 1_025  // F_GETLEASE
         try #require(fcntl(leased, setSignal, SIGURG) == 0 && fcntl(leased, setLease, Int32(F_RDLCK)) == 0)
         daemon.signal(SIGHUP)
-        var polls = 0
-        while fcntl(leased, getLease) != Int32(F_UNLCK), polls < 100_000 {
-            polls += 1
-            try await Task.sleep(for: .milliseconds(1))
+        // The kernel announces the break only by the signal: ask until it began, while the daemon runs.
+        let broken = try await Polling.firstAnswer(while: { daemon.isRunning }) {
+            fcntl(leased, getLease) == Int32(F_UNLCK) ? true : nil
         }
-        try #require(fcntl(leased, getLease) == Int32(F_UNLCK), "the reopen never came: \(daemon.stderr.history)")
+        try #require(broken == true, "the reopen never came: \(daemon.stderr.history)")
         try await body(daemon)
     }
 
