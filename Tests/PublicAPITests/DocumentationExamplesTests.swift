@@ -106,3 +106,17 @@ extension AppSingletons {
         #expect(await appSingletons.network.endpoint() == "offline")
     }
 }
+
+// withSingletons(_:operation:)'s example: the synchronous scope, on the actor.
+struct Report {
+    let clock: any Clock<Duration>
+}
+
+@RegistryActor func makeReport() -> Report {
+    withSingletons({ $0.clock = TestClock() }) { Report(clock: appSingletons.clock) }
+}
+
+@Test func theSynchronousScopeBuildsAValueFromItsReplacements() async {
+    let report = await makeReport()
+    #expect(report.clock is TestClock)
+}

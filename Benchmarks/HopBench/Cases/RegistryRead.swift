@@ -62,6 +62,32 @@ enum RegistryReadLoop {
         blackHole(sum)
         return end &- start
     }
+
+    /// The same with the synchronous `withSingletons`, whose operation cannot suspend.
+    @RegistryActor
+    static func enterAndLeaveSynchronously(_ operations: Int) -> UInt64 {
+        var sum = identity(0)
+        let start = MonotonicClock.now()
+        for index in 0..<operations {
+            sum &+= withSingletons({ $0[Filler01Key.self] = index }) { index }
+        }
+        let end = MonotonicClock.now()
+        blackHole(sum)
+        return end &- start
+    }
+
+    /// The same from nonisolated code, as a test enters a scope: entering and leaving hop to `RegistryActor`.
+    @concurrent
+    static func enterAndLeaveNonisolated(_ operations: Int) async -> UInt64 {
+        var sum = identity(0)
+        let start = MonotonicClock.now()
+        for index in 0..<operations {
+            sum &+= await withSingletons({ $0[Filler01Key.self] = index }) { index }
+        }
+        let end = MonotonicClock.now()
+        blackHole(sum)
+        return end &- start
+    }
 }
 
 extension Cases {
@@ -71,6 +97,16 @@ extension Cases {
         summary: "inside RegistryActor: appSingletons.benchManager (a key declared in this module), no override"
     ) { operations in
         await RegistryReadLoop.run(operations)
+    }
+
+    /// The same read after a scope was entered and left from nonisolated code, which leaves its slot for the actor
+    /// to free: the first read's slow path frees it, and the rest take the fast path again.
+    static let registryReadAfterScope = BenchmarkCase(
+        batched: "registry.read.afterScope",
+        summary: "registry.read after a scope was entered and left from nonisolated code (once, before the loop)"
+    ) { operations in
+        blackHole(await RegistryReadLoop.enterAndLeaveNonisolated(1))
+        return await RegistryReadLoop.run(operations)
     }
 
     /// The same read inside an override scope, as in a test using `withSingletons` or the `.singletons` trait.
@@ -105,5 +141,22 @@ extension Cases {
         summary: "inside RegistryActor: withSingletons replacing one key (no lifecycle), entered and left"
     ) { operations in
         await RegistryReadLoop.enterAndLeave(operations)
+    }
+
+    /// Entering and leaving a scope from nonisolated code, as a test does.
+    static let registryScopeNonisolated = BenchmarkCase(
+        batched: "registry.scope.nonisolated",
+        summary: "nonisolated async (as a test): withSingletons replacing one key (no lifecycle), entered and left"
+    ) { operations in
+        await RegistryReadLoop.enterAndLeaveNonisolated(operations)
+    }
+
+    /// Entering and leaving a scope whose operation is synchronous, on the actor.
+    static let registryScopeSync = BenchmarkCase(
+        batched: "registry.scope.sync",
+        summary:
+            "inside RegistryActor: the synchronous withSingletons replacing one key (no lifecycle), entered and left"
+    ) { operations in
+        await RegistryReadLoop.enterAndLeaveSynchronously(operations)
     }
 }

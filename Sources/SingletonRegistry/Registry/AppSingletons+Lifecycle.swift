@@ -55,4 +55,17 @@ extension AppSingletons {
         for box in boxes { try visit(box) }
         return order
     }
+
+    /// The boxes this container holds, in order: the enclosing container's (with this one's replacements in
+    /// their places), then the keys only this one holds.
+    final var boxes: [AnySingletonBox] {
+        guard let enclosing else { return Array(ownBoxes) }
+        var boxes = enclosing.boxes
+        var positions: [ObjectIdentifier: Int] = [:]
+        for (position, box) in boxes.enumerated() { positions[box.id] = position }
+        for box in ownBoxes {
+            if let position = positions[box.id] { boxes[position] = box } else { boxes.append(box) }
+        }
+        return boxes
+    }
 }

@@ -66,7 +66,8 @@ public class AppSingletons {
         self.enclosing = enclosing
         isProcessWide = false
         servesTests = false
-        readsAsTest = TestValues.context != nil
+        // A test process's: what the process-wide container found when it was made (no lazy global to check).
+        readsAsTest = enclosing.servesTests || enclosing.readsAsTest
     }
 
     /// The value under `key`: a replacement set on this container, or else the key's live value.
@@ -88,7 +89,17 @@ public class AppSingletons {
     /// Puts `box` under its key, in the container the caller acts on (``acting``), reporting a late startup value.
     @usableFromInline
     final func store(_ box: AnySingletonBox) {
-        LateStartupValues.checked(box, in: acting).storage.set(box)
+        // A scope's container acts on itself, and only startup values of the process are checked for lateness.
+        if enclosing != nil, !LateStartupValues.isPreparing { return hold(box) }
+        LateStartupValues.checked(box, in: acting).hold(box)
+    }
+
+    /// Puts `box` in this container's own storage; in a scope's container (the only kind with an `enclosing`), a
+    /// replacement with a lifecycle is noted for the scope's end.
+    private final func hold(_ box: AnySingletonBox) {
+        storage.set(box)
+        guard enclosing != nil, !box.isLive, box.hasLifecycle else { return }
+        unsafeDowncast(self, to: SingletonScope.self).noteReplacedLifecycle(box)
     }
 
     /// The container a member called on this one acts on: for ``appSingletons``, the container of the calling
@@ -127,6 +138,8 @@ public class AppSingletons {
     /// container is made to hold its live value first.
     @usableFromInline
     final func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
+        // Scopes ended off the actor keep the fast path away (`ActiveScopes.count`) until their slots are freed.
+        ActiveScopes.releaseEnded()
         let id = ObjectIdentifier(key)
         // A live value being made reads live values, whoever asked for it: no test's value becomes part of it.
         if LiveSingletons.isMaking { return Unmanaged.passUnretained(appSingletons.liveContextBox(of: key)) }
@@ -190,7 +203,7 @@ public class AppSingletons {
         let current = SingletonScope.current
         if TestValues.configuring === self, current?.testScope == nil {
             let box = TestValues.makeBox(of: key, for: test, accessor: name)
-            storage.set(box)
+            hold(box)
             return Unmanaged.passUnretained(box)
         }
         return TestValues.box(of: key, for: test, in: current, accessor: name)
@@ -237,7 +250,7 @@ public class AppSingletons {
         box._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonBox<Key>.self).value }
     }
 
-    /// Makes this container hold `key`'s live value (made now if the process has none yet) and returns its box.
+    /// Makes this container hold `key`'s live value (made now if the process has none yet); returns its box.
     private final func holdLiveBox(of key: any SingletonKey.Type) -> AnySingletonBox {
         func hold<Key: SingletonKey>(_ key: Key.Type) -> AnySingletonBox {
             let box = LiveSingletons.box(for: key)
@@ -277,24 +290,10 @@ public class AppSingletons {
         storage.box(for: id) ?? enclosing?.box(for: id)
     }
 
-    /// The boxes this container holds, in order: the enclosing container's (with this one's replacements in
-    /// their places), then the keys only this one holds.
-    final var boxes: [AnySingletonBox] {
-        guard let enclosing else { return Array(storage.boxes) }
-        var boxes = enclosing.boxes
-        var positions: [ObjectIdentifier: Int] = [:]
-        for (position, box) in boxes.enumerated() { positions[box.id] = position }
-        for box in storage.boxes {
-            if let position = positions[box.id] { boxes[position] = box } else { boxes.append(box) }
-        }
-        return boxes
-    }
+    /// Makes this container hold nothing itself (a scope's, pooled).
+    final func releaseOwnBoxes() { storage = SingletonStorage() }
 
     /// The boxes this container holds itself, in order (for a scope's container: what it set or read first).
     final var ownBoxes: ContiguousArray<AnySingletonBox> { storage.boxes }
 
-    /// Whether a box this container holds itself satisfies `predicate`, without building ``ownBoxes``.
-    final func ownBoxesContain(where predicate: (AnySingletonBox) -> Bool) -> Bool {
-        storage.contains(where: predicate)
-    }
 }

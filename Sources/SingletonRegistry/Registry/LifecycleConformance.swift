@@ -21,19 +21,13 @@ enum LifecycleConformance {
     /// How many types the table holds.
     @exclusivity(unchecked) private static var known = 0
 
-    /// `value` as a lifecycle participant, when its dynamic type is one.
-    static func lifecycle<Value>(of value: Value) -> (any ManagedSingleton)? {
-        conforms(value) ? value as? any ManagedSingleton : nil
-    }
-
-    /// Whether the dynamic type of `value` conforms to ``ManagedSingleton``; after the first question about a type,
-    /// answered from the table without a cast.
-    static func conforms<Value>(_ value: Value) -> Bool {
-        let type = ObjectIdentifier(Swift.type(of: value) as Any.Type)
+    /// Whether the values of the type identified by `type` conform to ``ManagedSingleton``: after the first
+    /// question about a type, answered from the table; the first time, by casting `box`'s value, of that type.
+    static func conforms(_ type: ObjectIdentifier, else box: AnySingletonBox) -> Bool {
         if capacity == 0 { grow() }
         let slot = self.slot(of: type)
         if let places, places[slot].type == type { return places[slot].conforms }
-        let conforming = value is any ManagedSingleton
+        let conforming = box.castsToLifecycle
         places.unsafelyUnwrapped[slot] = Place(type: type, conforms: conforming)
         known += 1
         if known * 2 > capacity { grow() }

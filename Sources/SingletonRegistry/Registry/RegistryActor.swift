@@ -17,3 +17,14 @@ public actor RegistryActor {
         try await body()
     }
 }
+
+extension RegistryActor {
+    /// Whether `isolation`, the actor the caller is isolated to, is this one: then the caller runs on its executor,
+    /// as an `isolated` parameter guarantees, and may call its isolated code synchronously (``SingletonScope``'s
+    /// `enterSynchronously` and `deactivateSynchronously`).
+    @inlinable
+    static func isShared(_ isolation: isolated (any Actor)?) -> Bool {
+        guard let isolation else { return false }
+        return isolation === shared
+    }
+}

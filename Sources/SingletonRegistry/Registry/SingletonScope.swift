@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One active override scope: the container its task tree sees (itself), what it replaced, and what escaped it.
 ///
 /// A scope is its own container, a subclass of ``AppSingletons``, so that entering a scope allocates one object for
@@ -25,18 +27,18 @@ package final class SingletonScope: AppSingletons {
 
     /// The container this scope's task tree sees: the scope itself.
     var singletons: AppSingletons { self }
-    /// The name its tasks carry in ``token``.
-    @usableFromInline let token: UInt64
-    /// The outermost active scope of the task tree that entered this one, or `nil` when this one is outermost.
-    private let enclosingRoot: SingletonScope?
+    /// The name its tasks carry in ``token``: set on the actor when the scope is entered, and read by its enterer
+    /// in any isolation (an atomic, so that reading it needs no hop).
+    @usableFromInline nonisolated var token: UInt64 { tokenStorage.load(ordering: .relaxed) }
+    private nonisolated let tokenStorage: Atomic<UInt64>
     /// The scope this one was entered in, if any.
     private let enclosingScope: SingletonScope?
     /// Whether this scope is a test's (the `.singletons` trait's, for one test case): it holds the values the test
     /// reads without replacing them, made from their keys' test values, and shuts them down when it ends.
-    package private(set) var holdsTestValues = false
+    package var holdsTestValues: Bool { testRecord?.holdsTestValues ?? false }
 
     /// Makes this scope hold the values its test reads without replacing them.
-    package func markHoldsTestValues() { holdsTestValues = true }
+    package func markHoldsTestValues() { testRecord?.holdsTestValues = true }
     /// The nearest scope, this one or one it was entered in, that holds its test's values.
     var testScope: SingletonScope? { holdsTestValues ? self : enclosingScope?.testScope }
     /// The names of the keys this scope replaced, in the order it set them: what its container holds itself that
@@ -55,30 +57,68 @@ package final class SingletonScope: AppSingletons {
         return names
     }
 
+    /// Whether the scope has ended: set by ``end()``, which a caller off ``RegistryActor`` leaves it with. A scope
+    /// that has ended is no task's scope, although ``ActiveScopes`` keeps its slot until it next runs
+    /// (``ActiveScopes/releaseEnded()``).
+    nonisolated let ended = Atomic<Bool>(false)
+    /// Whether the scope holds a replaced value that has a lifecycle, which its end shuts down.
+    nonisolated let replacedLifecycle = Atomic<Bool>(false)
+
+    /// What a scope entered in a test process knows of its test; `nil` elsewhere, so that a scope outside tests
+    /// makes and frees none of it.
+    @exclusivity(unchecked) private var testRecord: SingletonTestRecord?
+
     /// Escaped reads attributed to this scope's task tree, oldest first (at most ``maxEscapesKept``).
-    package private(set) var escapes: [EscapedRead] = []
+    package var escapes: [EscapedRead] { testRecord?.escapes ?? [] }
     /// How many escaped reads were attributed to this scope's task tree, including those not kept.
-    package private(set) var escapeCount = 0
+    package var escapeCount: Int { testRecord?.escapeCount ?? 0 }
     /// The test whose task entered this scope, if any: escaped reads that carry it are attributed to this scope.
-    package let test: SingletonTestIdentity?
+    package var test: SingletonTestIdentity? { testRecord?.test }
     /// Where a report about this scope goes in the user's code (a `SourceLocation`, set by the testing library).
-    package var reportLocation: (any Sendable)?
+    package var reportLocation: (any Sendable)? {
+        get { testRecord?.reportLocation }
+        set { testRecord?.reportLocation = newValue }
+    }
     /// The number of escaped reads a scope keeps; later ones are only counted.
     package static let maxEscapesKept = 16
 
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
-        enclosingRoot = enclosing.map { $0.root }
         enclosingScope = enclosing
-        self.token = token
-        test = TestValues.context?.currentTest()
+        tokenStorage = Atomic(token)
+        let inTestProcess = parent.servesTests || parent.readsAsTest
+        testRecord = inTestProcess ? SingletonTestRecord(test: TestValues.context?.currentTest()) : nil
         super.init(inFrontOf: parent)
     }
 
+    /// Whether this scope is its task tree's outermost: its container stands in front of ``appSingletons``.
+    var isOutermost: Bool { enclosingScope == nil }
+
+    /// Makes this scope, ended and referenced by nothing else, hold nothing, for ``ScopePool``.
+    func clearForReuse() {
+        releaseOwnBoxes()
+        testRecord = nil
+        ended.store(false, ordering: .relaxed)
+        replacedLifecycle.store(false, ordering: .relaxed)
+    }
+
+    /// Makes this pooled scope the scope of `token`, entered now.
+    private func reuse(token: UInt64) {
+        tokenStorage.store(token, ordering: .relaxed)
+        if readsAsTest { testRecord = SingletonTestRecord(test: TestValues.context?.currentTest()) }
+    }
+
     /// The outermost scope of this scope's task tree: the one escapes of the tree are recorded on.
-    private var root: SingletonScope { enclosingRoot ?? self }
+    private var root: SingletonScope {
+        var root = self
+        while let enclosing = root.enclosingScope { root = enclosing }
+        return root
+    }
 
     /// Whether any scope is active in the process.
-    package static var anyActive: Bool { ActiveScopes.count != 0 }
+    package static var anyActive: Bool {
+        ActiveScopes.releaseEnded()
+        return ActiveScopes.count != 0
+    }
 
     /// The scope of the calling task, if it runs inside ``withSingletons(_:isolation:operation:)``.
     package static var ofCurrentTask: SingletonScope? { current }
@@ -87,15 +127,21 @@ package final class SingletonScope: AppSingletons {
     @usableFromInline
     static func enter(_ configure: @RegistryActor (AppSingletons) throws -> Void) rethrows -> SingletonScope {
         let enclosing = current
-        let parent = enclosing?.singletons ?? appSingletons
+        let parent = enclosing ?? appSingletons
         let token = ActiveScopes.reserveToken()
-        let scope = SingletonScope(parent: parent, enclosing: enclosing, token: token)
+        let scope: SingletonScope
+        if enclosing == nil, let pooled = ScopePool.take() {
+            pooled.reuse(token: token)
+            scope = pooled
+        } else {
+            scope = SingletonScope(parent: parent, enclosing: enclosing, token: token)
+        }
         // In a test process, the values `configure` makes (a test value that reads another key) read what it has
         // set so far: the scope is not active until it returns.
         let outerConfiguring = scope.readsAsTest ? TestValues.beginConfiguring(scope) : nil
         defer { if scope.readsAsTest { TestValues.endConfiguring(restoring: outerConfiguring) } }
         do {
-            try configure(scope.singletons)
+            try configure(scope)
         } catch {
             ActiveScopes.release(token)
             throw error
@@ -109,7 +155,26 @@ package final class SingletonScope: AppSingletons {
     @usableFromInline
     func deactivate() -> Bool {
         ActiveScopes.release(token)
-        return singletons.ownBoxesContain { !$0.isLive && $0.hasLifecycle }
+        return replacedLifecycle.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Ends the scope from code off ``RegistryActor``, without a hop: no task reads through it any more, and the
+    /// actor releases its slot the next time it enters or looks for a scope. Tells whether it replaced a value that
+    /// has a lifecycle, which the caller then shuts down (``deactivate()`` and ``shutDownReplaced()``).
+    @usableFromInline
+    nonisolated func end() -> Bool {
+        ended.store(true, ordering: .sequentiallyConsistent)
+        ActiveScopes.noteEnded()
+        return replacedLifecycle.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Notes that the scope holds `box`, a replacement that has a lifecycle. Stored after ``end()`` found nothing to
+    /// shut down (by a task of the scope that outlived it), `box` is shut down here: each side writes its flag
+    /// before it reads the other's, so at least one of them sees both.
+    func noteReplacedLifecycle(_ box: AnySingletonBox) {
+        replacedLifecycle.store(true, ordering: .sequentiallyConsistent)
+        guard ended.load(ordering: .sequentiallyConsistent), let lifecycle = box.lifecycle else { return }
+        Task { await lifecycle.shutdown() }
     }
 
     /// Shuts down the values this scope replaced that have a lifecycle, in reverse order, then the values it made
@@ -120,6 +185,22 @@ package final class SingletonScope: AppSingletons {
         for box in boxes where !box.isLive && !box.madeForTest { await box.lifecycle?.shutdown() }
         // The values made for the test after what replaced them, which may use them (a replaced manager's clock).
         for box in boxes where box.madeForTest { await box.lifecycle?.shutdown() }
+    }
+
+    /// Leaves `scope` on the actor: deactivates it and returns it if it replaced a value with a lifecycle, for
+    /// the caller to shut down (``shutDownReplaced()``), or else pools it (``ScopePool``) and returns `nil`.
+    static func leave(_ scope: consuming SingletonScope) -> SingletonScope? {
+        if scope.deactivate() { return scope }
+        ScopePool.keep(scope)
+        return nil
+    }
+
+    /// Leaves `scope`, entered by the synchronous ``withSingletons(_:operation:)``, as ``leave(_:)`` does; what it
+    /// replaced with a lifecycle is shut down in a task, since the caller cannot wait.
+    @usableFromInline
+    static func leaveSynchronously(_ scope: consuming SingletonScope) {
+        guard let replaced = leave(scope) else { return }
+        Task { await replaced.shutDownReplaced() }
     }
 
     /// The active scopes that replaced the key with identifier `id`, and the key's name.
@@ -149,8 +230,9 @@ package final class SingletonScope: AppSingletons {
 
     /// Records `read` as an escape of this scope's task tree.
     private func noteEscape(_ read: EscapedRead) {
-        escapeCount += 1
-        if escapes.count < Self.maxEscapesKept { escapes.append(read) }
+        guard let testRecord else { return }
+        testRecord.escapeCount += 1
+        if testRecord.escapes.count < Self.maxEscapesKept { testRecord.escapes.append(read) }
     }
 
     /// Notes a read of the key with identifier `id`, through the accessor named `accessor` (worked out only for a

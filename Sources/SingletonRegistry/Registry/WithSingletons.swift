@@ -26,14 +26,67 @@ public func withSingletons<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    let scope = try await SingletonScope.enter(configure)
+    // On the registry's actor, entering and leaving are synchronous calls: no hop, there or back.
+    let onActor = RegistryActor.isShared(isolation)
+    let scope: SingletonScope
+    if onActor {
+        switch RegistryActor.enterScope(configure, isolation: isolation) {
+        case .success(let entered): scope = entered
+        case .failure(let error): try RegistryActor.rethrow(error, from: configure)
+        }
+    } else {
+        scope = try await SingletonScope.enter(configure)
+    }
     do {
         let result = try await SingletonScope.tokenLocal.withValue(
             scope.token, operation: operation, isolation: isolation)
-        if await scope.deactivate() { await scope.shutDownReplaced() }
+        if onActor ? RegistryActor.deactivate(scope, isolation: isolation) : scope.end() {
+            await scope.shutDownReplaced()
+        }
         return result
     } catch {
-        if await scope.deactivate() { await scope.shutDownReplaced() }
+        if onActor ? RegistryActor.deactivate(scope, isolation: isolation) : scope.end() {
+            await scope.shutDownReplaced()
+        }
         throw error
     }
+}
+
+/// Runs the synchronous `operation` on ``RegistryActor`` with some of the shared values replaced, for the calling
+/// task only: the scope of ``withSingletons(_:isolation:operation:)`` without a suspension point, for code on the
+/// actor that builds something from the replaced values.
+///
+/// ```swift
+/// @RegistryActor func makeReport() -> Report {
+///     withSingletons({ $0.clock = TestClock() }) { Report(clock: appSingletons.clock) }
+/// }
+/// ```
+///
+/// Chosen where the caller cannot suspend: an asynchronous caller gets the asynchronous form, whatever its body.
+/// The scope ends when `operation` returns: a task it started reads the replacements only if it runs before then,
+/// as a task that outlives an asynchronous scope reads the process's values. A replaced value that
+/// has a lifecycle (``ManagedSingleton``) is shut down when the scope ends, in a task the scope starts and does not
+/// wait for: use the asynchronous form where the scope must not return before such a value has stopped.
+///
+/// - Parameters:
+///   - configure: Replaces values on the scope's container.
+///   - operation: The code that sees the replaced values.
+/// - Returns: What `operation` returns.
+@RegistryActor
+@inlinable
+@_disfavoredOverload
+public func withSingletons<R>(
+    _ configure: @RegistryActor (AppSingletons) throws -> Void,
+    operation: () throws -> R
+) rethrows -> R {
+    let scope = try SingletonScope.enter(configure)
+    let result: R
+    do {
+        result = try SingletonScope.tokenLocal.withValue(scope.token, operation: operation)
+    } catch {
+        SingletonScope.leaveSynchronously(scope)
+        throw error
+    }
+    SingletonScope.leaveSynchronously(scope)
+    return result
 }

@@ -16,7 +16,7 @@ enum DependenciesPeerCases {
             await overridden(n, read)
         },
         PeerOperation.scope.batched(
-            .dependencies, "await withDependencies { $0.peerService = ... } (async overload), entered and left"
+            .dependencies, "await withDependencies { $0.peerService = PeerService(id: i) } operation: { i } (async)"
         ) { n in
             await enterAndLeave(n)
         },
@@ -55,7 +55,7 @@ enum DependenciesPeerCases {
         },
         BenchmarkCase(
             batched: "deps.scope.sync",
-            summary: "withDependencies { $0.peerService = ... } (synchronous overload), entered and left"
+            summary: "withDependencies { $0.peerService = PeerService(id: i) } operation: { i } (synchronous)"
         ) { n in
             enterAndLeaveSynchronously(n)
         },
@@ -109,14 +109,14 @@ enum DependenciesPeerCases {
         }
     }
 
+    /// A fresh replacement per scope, as ``RegistryPeerCases/enterAndLeave(_:)`` makes.
     @concurrent
     static func enterAndLeave(_ operations: Int) async -> UInt64 {
-        let service = identity(RegistryPeerCases.replacement)
         var sum = identity(0)
         let start = MonotonicClock.now()
         for index in 0..<operations {
             sum &+= await withDependencies {
-                $0.peerService = service
+                $0.peerService = PeerService(id: index)
             } operation: { () async in
                 index
             }
@@ -144,12 +144,11 @@ enum DependenciesPeerCases {
     }
 
     static func enterAndLeaveSynchronously(_ operations: Int) -> UInt64 {
-        let service = identity(RegistryPeerCases.replacement)
         var sum = identity(0)
         let start = MonotonicClock.now()
         for index in 0..<operations {
             sum &+= withDependencies {
-                $0.peerService = service
+                $0.peerService = PeerService(id: index)
             } operation: {
                 index
             }

@@ -20,7 +20,7 @@ enum PeerCatalog {
             }
         } + [
             RatioCheck(
-                "deps.scope.sync / registry.scope", numerator: ["deps.scope.sync"], denominator: ["registry.scope"],
-                interleaved: true)
+                "deps.scope.sync / registry.scope.sync", numerator: ["deps.scope.sync"],
+                denominator: ["registry.scope.sync"], interleaved: true)
         ]
 }

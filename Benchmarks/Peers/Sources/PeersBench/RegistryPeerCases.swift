@@ -4,7 +4,7 @@ import SingletonRegistry
 /// This package's side of the comparison: `appSingletons` and `withSingletons`, read the way registry code reads
 /// them (on `RegistryActor`) and the way nonisolated code does (`await appSingletons.x`, a hop).
 enum RegistryPeerCases {
-    /// The cases, in the order of ``PeerOperation/all``.
+    /// The cases, in the order of ``PeerOperation/all``, then the synchronous scope.
     static let all: [BenchmarkCase] = [
         PeerOperation.read.batched(.registry, "on RegistryActor: appSingletons.peerService, no override") { n in
             await read(n)
@@ -15,12 +15,12 @@ enum RegistryPeerCases {
             await overridden(n, read)
         },
         PeerOperation.scope.batched(
-            .registry, "on RegistryActor: withSingletons replacing peerService (no lifecycle), entered and left"
+            .registry, "on RegistryActor: withSingletons({ $0.peerService = PeerService(id: i) }) { i }, a fresh value"
         ) { n in
             await enterAndLeave(n)
         },
         PeerOperation.scopeNonisolated.batched(
-            .registry, "nonisolated async (as a test): withSingletons replacing peerService, entered and left"
+            .registry, "nonisolated async (as a test): withSingletons({ $0.peerService = PeerService(id: i) }) { i }"
         ) { n in
             await enterAndLeaveNonisolated(n)
         },
@@ -50,6 +50,12 @@ enum RegistryPeerCases {
             .registry, "nonisolated async, inside withSingletons { $0.peerClient.fetch = ... }: await read, call"
         ) { n in
             await readClientNonisolatedOverridden(n)
+        },
+        BenchmarkCase(
+            batched: "registry.scope.sync",
+            summary: "on RegistryActor: withSingletons({ $0.peerService = PeerService(id: i) }) { i } (synchronous)"
+        ) { n in
+            await enterAndLeaveSynchronously(n)
         },
     ]
 
@@ -104,13 +110,13 @@ enum RegistryPeerCases {
         }
     }
 
+    /// A fresh replacement per scope, as a test makes its mock: the allocation is on both sides of the comparison.
     @RegistryActor
     static func enterAndLeave(_ operations: Int) async -> UInt64 {
-        let service = identity(replacement)
         var sum = identity(0)
         let start = MonotonicClock.now()
         for index in 0..<operations {
-            sum &+= await withSingletons({ $0.peerService = service }) { index }
+            sum &+= await withSingletons({ $0.peerService = PeerService(id: index) }) { index }
         }
         let end = MonotonicClock.now()
         blackHole(sum)
@@ -134,11 +140,23 @@ enum RegistryPeerCases {
     /// entering and leaving hop there and back.
     @concurrent
     static func enterAndLeaveNonisolated(_ operations: Int) async -> UInt64 {
-        let service = identity(replacement)
         var sum = identity(0)
         let start = MonotonicClock.now()
         for index in 0..<operations {
-            sum &+= await withSingletons({ $0.peerService = service }) { index }
+            sum &+= await withSingletons({ $0.peerService = PeerService(id: index) }) { index }
+        }
+        let end = MonotonicClock.now()
+        blackHole(sum)
+        return end &- start
+    }
+
+    /// The synchronous `withSingletons`, on the actor, with a fresh replacement per scope.
+    @RegistryActor
+    static func enterAndLeaveSynchronously(_ operations: Int) -> UInt64 {
+        var sum = identity(0)
+        let start = MonotonicClock.now()
+        for index in 0..<operations {
+            sum &+= withSingletons({ $0.peerService = PeerService(id: index) }) { index }
         }
         let end = MonotonicClock.now()
         blackHole(sum)

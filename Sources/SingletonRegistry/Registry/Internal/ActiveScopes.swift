@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The active override scopes, each in a slot that its tasks' task-local token names.
 ///
 /// The token a task carries is a plain integer, `serial << 24 | slot`, so reading it copies no reference and
@@ -24,11 +26,34 @@ enum ActiveScopes {
     /// How many scopes are active; a read checks only this while no scope is active.
     @exclusivity(unchecked) private(set) static var count = 0
 
+    /// How many scopes ``SingletonScope/end()`` ended off the actor since ``releaseEnded()`` last looked: a hint
+    /// that a slot holds a scope that has ended.
+    private nonisolated static let endedCount = Atomic<Int>(0)
+
     private static let slotBits: UInt64 = 24
     static let slotMask: UInt64 = (1 << slotBits) - 1
 
+    /// Notes that a scope was ended off the actor, for ``releaseEnded()``.
+    nonisolated static func noteEnded() {
+        endedCount.add(1, ordering: .releasing)
+    }
+
+    /// Releases the slots of the scopes that ended off the actor.
+    static func releaseEnded() {
+        guard endedCount.load(ordering: .relaxed) != 0, endedCount.exchange(0, ordering: .acquiring) != 0 else {
+            return
+        }
+        for slot in 1..<slotCount {
+            guard let scope = ScopeReadTable.scope(in: slot), scope.ended.load(ordering: .acquiring) else { continue }
+            release(scope.token)
+            // A scope with a lifecycle is shut down by its leaver, which holds it until then.
+            if !scope.replacedLifecycle.load(ordering: .acquiring) { ScopePool.keep(scope) }
+        }
+    }
+
     /// A token for a scope about to be made: a free slot and a serial no other scope had.
     static func reserveToken() -> UInt64 {
+        releaseEnded()
         let slot: Int
         if freeCount != 0 {
             freeCount &-= 1
@@ -63,13 +88,16 @@ enum ActiveScopes {
     /// The active scope `token` names, or `nil` when it names none (no scope, or one that has ended).
     static func scope(for token: UInt64) -> SingletonScope? {
         let slot = slot(of: token)
-        guard slot < slotCount, ScopeReadTable.token(in: slot) == token else { return nil }
-        return ScopeReadTable.scope(in: slot)
+        guard slot < slotCount, ScopeReadTable.token(in: slot) == token, let scope = ScopeReadTable.scope(in: slot),
+            !scope.ended.load(ordering: .acquiring)
+        else { return nil }
+        return scope
     }
 
     /// The active scopes, oldest first.
     static var all: [SingletonScope] {
-        (1..<slotCount).compactMap { ScopeReadTable.scope(in: $0) }
+        releaseEnded()
+        return (1..<slotCount).compactMap { ScopeReadTable.scope(in: $0) }
             .sorted { $0.token >> slotBits < $1.token >> slotBits }
     }
 

@@ -28,8 +28,12 @@ enum LateStartupValues {
         preparing = outer
     }
 
+    /// Whether `prepareSingletons` runs.
+    static var isPreparing: Bool { preparing != nil }
+
     /// Reports the setting of `box` in `container` (the acting one) if it comes after a read; returns `container`.
     static func checked(_ box: AnySingletonBox, in container: AppSingletons) -> AppSingletons {
+        guard isPreparing || container.isProcessWide else { return container }
         let id = box.id
         if let preparing, preparing.container === container {
             guard preparing.readBefore.contains(id) else { return container }

@@ -29,7 +29,9 @@ enum ScopeReadTable {
         guard ActiveScopes.count != 0, let entries, let tokenLocal else { return nil }
         let token = token(in: tokenLocal)
         let slot = Int(truncatingIfNeeded: token & ActiveScopes.slotMask)
-        guard slot != 0, slot < capacity, entries[slot].token == token, entries[slot].singletons != nil else {
+        guard slot != 0, slot < capacity, entries[slot].token == token, let singletons = entries[slot].singletons,
+            !unsafeDowncast(singletons, to: SingletonScope.self).ended.load(ordering: .relaxed)
+        else {
             return nil
         }
         return entries + slot

@@ -16,10 +16,14 @@ class AnySingletonBox {
     /// Whether the value is a test's own, made from the key's test value when the test read it without replacing
     /// it (`isLive` is then `false`: it is shut down with the test's scope, like a replacement).
     let madeForTest: Bool
+    /// `ObjectIdentifier` of the value's dynamic type, found where the box is made (the key's value type there,
+    /// unless the value is an instance of a subclass): what ``hasLifecycle`` asks ``LifecycleConformance`` about.
+    @usableFromInline let valueType: ObjectIdentifier
 
     @usableFromInline
-    init(id: ObjectIdentifier, isLive: Bool, madeForTest: Bool = false) {
+    init(id: ObjectIdentifier, valueType: ObjectIdentifier, isLive: Bool, madeForTest: Bool = false) {
         self.id = id
+        self.valueType = valueType
         self.isLive = isLive
         self.madeForTest = madeForTest
     }
@@ -30,8 +34,11 @@ class AnySingletonBox {
     @RegistryActor var dependencies: [any SingletonKey.Type] { fatalError("a SingletonBox overrides dependencies") }
     /// The value as a lifecycle participant, when it is one.
     @RegistryActor var lifecycle: (any ManagedSingleton)? { fatalError("a SingletonBox overrides lifecycle") }
+    /// Whether the value is a lifecycle participant, when its dynamic type is one: asked of the runtime once per
+    /// type, and answered from ``LifecycleConformance``'s table after that.
+    @RegistryActor var castsToLifecycle: Bool { fatalError("a SingletonBox overrides castsToLifecycle") }
     /// Whether the value is a lifecycle participant: ``lifecycle`` `!= nil`, answered without a cast.
-    @RegistryActor var hasLifecycle: Bool { fatalError("a SingletonBox overrides hasLifecycle") }
+    @RegistryActor final var hasLifecycle: Bool { LifecycleConformance.conforms(valueType, else: self) }
 }
 
 /// A box of a value of `Key`.
@@ -47,11 +54,15 @@ final class SingletonBox<Key: SingletonKey>: AnySingletonBox {
     @inlinable
     init(_ value: Key.Value, isLive: Bool, madeForTest: Bool = false) {
         self.value = value
-        super.init(id: ObjectIdentifier(Key.self), isLive: isLive, madeForTest: madeForTest)
+        super.init(
+            id: ObjectIdentifier(Key.self), valueType: ObjectIdentifier(type(of: value) as Any.Type), isLive: isLive,
+            madeForTest: madeForTest)
     }
 
     @RegistryActor override var name: String { Key.name }
     @RegistryActor override var dependencies: [any SingletonKey.Type] { Key.dependencies }
-    @RegistryActor override var lifecycle: (any ManagedSingleton)? { LifecycleConformance.lifecycle(of: value) }
-    @RegistryActor override var hasLifecycle: Bool { LifecycleConformance.conforms(value) }
+    @RegistryActor override var lifecycle: (any ManagedSingleton)? {
+        hasLifecycle ? value as? any ManagedSingleton : nil
+    }
+    @RegistryActor override var castsToLifecycle: Bool { value is any ManagedSingleton }
 }

@@ -36,12 +36,6 @@ struct SingletonStorage {
         return boxes
     }
 
-    /// Whether some box satisfies `predicate`; unlike ``boxes``, builds no array.
-    func contains(where predicate: (AnySingletonBox) throws -> Bool) rethrows -> Bool {
-        guard let first else { return false }
-        return try predicate(first) || others.contains(where: predicate)
-    }
-
     /// The box under `id`, if any.
     func box(for id: ObjectIdentifier) -> AnySingletonBox? {
         position(of: id).map(box(at:))
