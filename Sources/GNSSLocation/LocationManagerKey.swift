@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 
 /// The key of the shared ``LocationManager``: `AppSingletons.locationManager`.
 public enum LocationManagerKey: SingletonKey {
