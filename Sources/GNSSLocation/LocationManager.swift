@@ -40,7 +40,7 @@ open class LocationManager: ManagedSingleton {
     /// `deliver` free to skip the registrar.
     package var untrackedLastFix: Fix? { deliveredFixes == 0 ? nil : latestFix }
     /// ``fixCount`` for a reader that observes nothing, as ``untrackedLastFix``.
-    package var untrackedFixCount: Int { deliveredFixes }
+    @_spi(Benchmarks) public var untrackedFixCount: Int { deliveredFixes }
 
     /// The source ``start()`` (the registry's lifecycle) runs; `nil` starts nothing.
     public var configuredSource: LocationSource?
