@@ -25,7 +25,9 @@ command -v valgrind >/dev/null || { echo "instructions.sh needs valgrind (apt-ge
 if [ -n "$baseline" ] && [ ! -r "$baseline" ]; then echo "instructions.sh: cannot read $baseline" >&2; exit 1; fi
 
 # hop-bench is a product of the Benchmarks package (this folder), built into Benchmarks/.build.
-swift build -c release --package-path Benchmarks --product hop-bench >/dev/null
+log="$root/Benchmarks/.build/instructions-build.log"
+mkdir -p "$(dirname "$log")"
+swift build -c release --package-path Benchmarks --product hop-bench >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
 bench="$root/Benchmarks/.build/release/hop-bench"
 # Swift seeds its hashing per process unless told otherwise; a dictionary's probes would then vary between runs.
 export SWIFT_DETERMINISTIC_HASHING=1
