@@ -4,8 +4,8 @@ import SingletonRegistry
 
 /// Owns one position source, keeps the latest fix and the receiver's state, and streams fixes to subscribers.
 ///
-/// The Linux counterpart of CoreLocation's manager for a daemon. A non-final class isolated to ``RegistryActor``,
-/// held by ``AppSingletons``; tests subclass it and feed scripted fixes through ``deliver(_:)-(Fix)``.
+/// The Linux counterpart of CoreLocation's manager for a daemon. A non-final class isolated to `RegistryActor`,
+/// held by `AppSingletons`; tests subclass it and feed scripted fixes through ``deliver(_:)-(Fix)``.
 ///
 /// The source runs off the actor: bytes are read on a reader thread and decoded on the cooperative pool, and only
 /// finished fixes hop to the actor, one hop per fix. ``state``, ``lastFix`` and ``satellites`` are observable with
