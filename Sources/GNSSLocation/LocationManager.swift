@@ -39,7 +39,9 @@ open class LocationManager: ManagedSingleton {
     /// ``lastFix`` for a reader that observes nothing, such as the daemon's status query: reading it leaves
     /// `deliver` free to skip the registrar.
     package var untrackedLastFix: Fix? { deliveredFixes == 0 ? nil : latestFix }
-    /// ``fixCount`` for a reader that observes nothing, as ``untrackedLastFix``.
+    /// ``fixCount`` for a reader that observes nothing, as ``untrackedLastFix``. hop-bench, in the Benchmarks
+    /// package, reads it as the daemon's status query reads the fix: through this SPI, since `package` stops at the
+    /// package's edge.
     @_spi(Benchmarks) public var untrackedFixCount: Int { deliveredFixes }
 
     /// The source ``start()`` (the registry's lifecycle) runs; `nil` starts nothing.
