@@ -10,9 +10,6 @@ let package = Package(
         .library(name: "GNSSLocation", targets: ["GNSSLocation", "GNSSProtocol"]),
         .library(name: "GNSSLocationTesting", targets: ["GNSSLocationTesting"]),
         .executable(name: "singletond", targets: ["singletond"]),
-        .executable(name: "hop-bench", targets: ["HopBench"]),
-        // hop-bench's harness, as a product so Benchmarks/Peers (a package beside this one) measures with it.
-        .library(name: "HopBenchCore", targets: ["HopBenchCore"]),
     ],
     targets: [
         // Pure protocol code: NMEA 0183 and gpsd JSON. Value types, no isolation, no Foundation.
@@ -35,13 +32,6 @@ let package = Package(
             name: "SingletondCore", dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol", "SystemCalls"]
         ),
         .executableTarget(name: "singletond", dependencies: ["SingletondCore"]),
-        // hop-bench's harness (runner, histogram, report, baseline check), a library so tests can reach it.
-        .target(name: "HopBenchCore", path: "Benchmarks/HopBenchCore"),
-        .executableTarget(
-            name: "HopBench",
-            dependencies: ["SingletonRegistry", "GNSSLocation", "GNSSProtocol", "HopBenchCore"],
-            path: "Benchmarks/HopBench"
-        ),
         // What the test targets share: the machine's required parts as Swift Testing conditions, child processes,
         // a loopback TCP peer, temporary paths and descriptor helpers. SingletonRegistry lends its SanitizerVisibleMutex.
         .target(name: "TestSupport", dependencies: ["SingletonRegistry", "SystemCalls"], path: "Tests/TestSupport"),
@@ -68,7 +58,6 @@ let package = Package(
                 "SingletondCore", "SingletonRegistryTesting", "GNSSLocationTesting", "SystemCalls", "TestSupport",
             ]
         ),
-        .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
         // The README's and the DocC articles' code, compiled as a user's: without package access, so it sees only
         // what the products make public, and fails to build when something it uses stops being public.
         .testTarget(

@@ -24,8 +24,11 @@ done
 command -v valgrind >/dev/null || { echo "instructions.sh needs valgrind (apt-get install -y valgrind)" >&2; exit 1; }
 if [ -n "$baseline" ] && [ ! -r "$baseline" ]; then echo "instructions.sh: cannot read $baseline" >&2; exit 1; fi
 
-swift build -c release --product hop-bench >/dev/null
-bench="$root/.build/release/hop-bench"
+# hop-bench is a product of the Benchmarks package (this folder), built into Benchmarks/.build.
+log="$root/Benchmarks/.build/instructions-build.log"
+mkdir -p "$(dirname "$log")"
+swift build -c release --package-path Benchmarks --product hop-bench >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+bench="$root/Benchmarks/.build/release/hop-bench"
 # Swift seeds its hashing per process unless told otherwise; a dictionary's probes would then vary between runs.
 export SWIFT_DETERMINISTIC_HASHING=1
 

@@ -1,6 +1,5 @@
 import GNSSProtocol
 import SingletonRegistry
-import Synchronization
 
 /// One subscriber's bounded buffer of fixes: when it is full, the oldest fix is dropped and counted.
 ///

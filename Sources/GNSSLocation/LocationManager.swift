@@ -4,8 +4,8 @@ import SingletonRegistry
 
 /// Owns one position source, keeps the latest fix and the receiver's state, and streams fixes to subscribers.
 ///
-/// The Linux counterpart of CoreLocation's manager for a daemon. A non-final class isolated to ``RegistryActor``,
-/// held by ``AppSingletons``; tests subclass it and feed scripted fixes through ``deliver(_:)-(Fix)``.
+/// The Linux counterpart of CoreLocation's manager for a daemon. A non-final class isolated to `RegistryActor`,
+/// held by `AppSingletons`; tests subclass it and feed scripted fixes through ``deliver(_:)-(Fix)``.
 ///
 /// The source runs off the actor: bytes are read on a reader thread and decoded on the cooperative pool, and only
 /// finished fixes hop to the actor, one hop per fix. ``state``, ``lastFix`` and ``satellites`` are observable with
@@ -39,8 +39,10 @@ open class LocationManager: ManagedSingleton {
     /// ``lastFix`` for a reader that observes nothing, such as the daemon's status query: reading it leaves
     /// `deliver` free to skip the registrar.
     package var untrackedLastFix: Fix? { deliveredFixes == 0 ? nil : latestFix }
-    /// ``fixCount`` for a reader that observes nothing, as ``untrackedLastFix``.
-    package var untrackedFixCount: Int { deliveredFixes }
+    /// ``fixCount`` for a reader that observes nothing, as ``untrackedLastFix``. hop-bench, in the Benchmarks
+    /// package, reads it as the daemon's status query reads the fix: through this SPI, since `package` stops at the
+    /// package's edge.
+    @_spi(Benchmarks) public var untrackedFixCount: Int { deliveredFixes }
 
     /// The source ``start()`` (the registry's lifecycle) runs; `nil` starts nothing.
     public var configuredSource: LocationSource?
@@ -72,6 +74,9 @@ open class LocationManager: ManagedSingleton {
     /// that would find no observer (CONCURRENCY.md, "Where `deliver` spends its time"). It never goes back to
     /// false: a tracking registration may last, so a read once means an observer may be there from then on.
     @ObservationIgnored private var lastFixMayBeTracked = false
+    /// Whether `deliver` calls the registrar, as ``lastFixMayBeTracked`` decides; for the tests. The flag itself stays
+    /// private: made package, it cost `deliver` 80 more instructions per fix (`Benchmarks/instructions.sh`).
+    package var deliverNotifiesObservers: Bool { lastFixMayBeTracked }
     /// `\.lastFix`, made once: a key-path literal is looked up in the runtime each time it is evaluated.
     private static let lastFixPath = \LocationManager.lastFix
     @ObservationIgnored private let fixes = FixFanOut()

@@ -48,3 +48,29 @@ public enum LocationSource: Sendable, Hashable, CustomStringConvertible {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
+
+/// How fast a recorded NMEA source is replayed.
+public enum ReplayPacing: Sendable, Hashable {
+    /// As fast as the decoder goes.
+    case asFastAsPossible
+    /// Paced by the fixes' own timestamps, `speed` times real time (1 is real time, 10 is ten times faster).
+    case timestamps(speed: Double)
+}
+
+extension LocationSource {
+    /// The bytes to open, for the sources read through a ``ByteChannel``.
+    var byteSource: ByteSource? {
+        switch self {
+        case .gpsd(let host, let port), .nmeaTCP(let host, let port): .tcp(host: host, port: port)
+        case .nmeaFile(let path, _): .file(path: path)
+        case .nmeaStandardInput: .standardInput
+        case .nmeaSerial(let path, let baud): .serial(path: path, baud: baud)
+        case .nmeaReplay: nil
+        }
+    }
+
+    /// The replay speed of a paced file.
+    var pacing: Double? {
+        if case .nmeaFile(_, .timestamps(let speed)) = self { speed } else { nil }
+    }
+}

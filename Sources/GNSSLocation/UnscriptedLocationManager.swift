@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 
 /// The test value of ``LocationManagerKey``: a manager a test gets when it reads `appSingletons.locationManager`
 /// without replacing it. It reaches no receiver: starting it records an issue against the test, naming the fix, and

@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 import Testing
 
 /// Turns on the registry's detection of reads that escape an override scope, and reports them as test issues.

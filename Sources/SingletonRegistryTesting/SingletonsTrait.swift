@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 import Testing
 
 /// A Swift Testing trait that replaces shared values for each test (or each case of a parameterised test).

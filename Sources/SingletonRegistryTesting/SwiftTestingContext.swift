@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 import Testing
 
 /// Swift Testing, as the registry asks it while a test runs: the registry finds this type by its name

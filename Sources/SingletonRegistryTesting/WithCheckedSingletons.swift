@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 import Testing
 
 /// Runs `operation` with some shared values replaced, as `withSingletons(_:isolation:operation:)` does, and

@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 
 /// Runs `operation` as a test of its own, for code that Swift Testing does not run (an XCTest case, a test harness
 /// of a team's own, a detached task): with some shared values replaced, as

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
 

@@ -1,7 +1,6 @@
 import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
-import Synchronization
 import Testing
 
 /// The registry starts its managers in the order it came to hold them and stops them in reverse, awaiting each.

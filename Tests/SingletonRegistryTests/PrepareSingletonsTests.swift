@@ -1,4 +1,4 @@
-@_spi(Testing) import SingletonRegistry
+import SingletonRegistry
 import SingletonRegistryTesting
 import Testing
 

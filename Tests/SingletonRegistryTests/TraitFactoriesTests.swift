@@ -30,7 +30,7 @@ import Testing
     @Test func eachTestGetsAValueMadeForIt() async throws {
         let trait = SingletonsTrait.singleton(SerialKey.self, Self.nextSerial())
         let test = try #require(Test.current)
-        let seen = Mutex<[Int]>([])
+        let seen = SanitizerVisibleMutex<[Int]>([])
         for _ in 0..<2 {
             try await trait.provideScope(for: test, testCase: Test.Case.current) {
                 let serial = await appSingletons[SerialKey.self]

@@ -1,8 +1,8 @@
 import Foundation
 import GNSSLocation
 import GNSSProtocol
+import SingletonRegistry
 import SingletonRegistryTesting
-import Synchronization
 import SystemCalls
 import TestSupport
 import Testing
@@ -19,9 +19,9 @@ import Testing
 
     /// A file system with `free` bytes left.
     final class Disk: Sendable {
-        let free: Mutex<Int>
+        let free: SanitizerVisibleMutex<Int>
 
-        init(free: Int) { self.free = Mutex(free) }
+        init(free: Int) { self.free = SanitizerVisibleMutex(free) }
 
         /// Writes what fits of `bytes` to `fd`; `ENOSPC` when nothing does.
         func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {

@@ -1,4 +1,4 @@
-import GNSSLocation
+@_spi(Benchmarks) import GNSSLocation
 import GNSSProtocol
 import HopBenchCore
 import SingletonRegistry

@@ -8,8 +8,8 @@
 struct GarbageThrottle: Sendable {
     /// Bytes read with no report before the pauses begin.
     static let allowance = 1 << 20
-    /// The wait before each chunk once the allowance is spent: at most a reader's chunk (64 KiB) per pause, so about
-    /// 1.3 MB/s of garbage.
+    /// The wait before each chunk once the allowance is spent: at most a reader's chunk (4 KiB, the session's
+    /// ``ByteReader/chunkSize``) per pause, so about 80 KB/s of garbage.
     static let pause = Duration.milliseconds(50)
 
     /// Bytes read since the last report.

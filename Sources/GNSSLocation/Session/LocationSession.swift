@@ -142,12 +142,7 @@ struct LocationSession: Sendable {
                     // Line by line while sentences have subscribers, or may get one during a paced replay: each
                     // sentence goes out just before the fixes it completes.
                     if var lines = splitter, pacer != nil || sentences.hasSubscribers {
-                        for piece in NMEASentenceSplitter.lines(of: bytes[...]) {
-                            if sentences.hasSubscribers {
-                                lines.feed(piece) { sentences.send($0) }
-                            } else {
-                                lines.reset()
-                            }
+                        try await forEachLine(of: bytes[...], splitter: &lines) { piece, _ in
                             reported =
                                 try await decodeAndDeliver(Array(piece), &decoder, &pacer, &problem, &delivered)
                                 || reported
@@ -194,6 +189,25 @@ struct LocationSession: Sendable {
         return reported
     }
 
+    /// Cuts `bytes` after each line feed and hands `decode` one line at a time, the last with `isLast`; before each
+    /// line, sends the sentence it completes to the manager's sentence subscribers, if it has any by then. Each
+    /// sentence so goes out just before the fixes it completes.
+    private func forEachLine(
+        of bytes: ArraySlice<UInt8>, splitter: inout NMEASentenceSplitter,
+        _ decode: (_ line: ArraySlice<UInt8>, _ isLast: Bool) async throws -> Void
+    ) async rethrows {
+        let sentences = manager.sentences
+        let lines = NMEASentenceSplitter.lines(of: bytes)
+        for (index, line) in lines.enumerated() {
+            if sentences.hasSubscribers {
+                splitter.feed(line) { sentences.send($0) }
+            } else {
+                splitter.reset()
+            }
+            try await decode(line, index == lines.count - 1)
+        }
+    }
+
     /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.
     private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
         var pacer: ReplayPacer? =
@@ -201,7 +215,6 @@ struct LocationSession: Sendable {
         var shift: Int64?
         var lastTime: Int64?
         var splitter = NMEASentenceSplitter()
-        let sentences = manager.sentences
         repeat {
             var decoder = NMEADecoder(device: source.description)
             var outputs: [StreamDecoder.Output] = []
@@ -209,29 +222,25 @@ struct LocationSession: Sendable {
             var offset = 0
             while offset < bytes.count, !Task.isCancelled {
                 let end = min(bytes.count, offset + 4_096)
-                // Line by line: each sentence goes out, to whoever subscribes by then, just before the fixes it
-                // completes.
-                let pieces = NMEASentenceSplitter.lines(of: bytes[offset..<end])
-                for (index, piece) in pieces.enumerated() {
-                    if sentences.hasSubscribers {
-                        splitter.feed(piece) { sentences.send($0) }
-                    } else {
-                        splitter.reset()
-                    }
-                    decoder.feed(piece) { outputs.append(StreamDecoder.Output($0)) }
-                    if end == bytes.count, index == pieces.count - 1 {
-                        decoder.finish { outputs.append(StreamDecoder.Output($0)) }
-                    }
-                    for var output in outputs {
-                        if loops, let time = output.time {
-                            if firstTimeOfPass == nil { firstTimeOfPass = time }
-                            if shift == nil { shift = Self.wallClockMilliseconds() - time }
-                            output.shiftTime(by: shift ?? 0)
-                            lastTime = output.time
+                do {
+                    try await forEachLine(of: bytes[offset..<end], splitter: &splitter) { piece, isLast in
+                        decoder.feed(piece) { outputs.append(StreamDecoder.Output($0)) }
+                        if end == bytes.count, isLast {
+                            decoder.finish { outputs.append(StreamDecoder.Output($0)) }
                         }
-                        do { try await deliver(output, pacer: &pacer) } catch { return .endOfData("stopped") }
+                        for var output in outputs {
+                            if loops, let time = output.time {
+                                if firstTimeOfPass == nil { firstTimeOfPass = time }
+                                if shift == nil { shift = Self.wallClockMilliseconds() - time }
+                                output.shiftTime(by: shift ?? 0)
+                                lastTime = output.time
+                            }
+                            try await deliver(output, pacer: &pacer)
+                        }
+                        outputs.removeAll(keepingCapacity: true)
                     }
-                    outputs.removeAll(keepingCapacity: true)
+                } catch {
+                    return .endOfData("stopped")
                 }
                 offset = end
             }
@@ -275,23 +284,5 @@ struct LocationSession: Sendable {
 
     static func wallClockMilliseconds() -> Int64 {
         System.wallClockMilliseconds()
-    }
-}
-
-extension LocationSource {
-    /// The bytes to open, for the sources read through a ``ByteChannel``.
-    var byteSource: ByteSource? {
-        switch self {
-        case .gpsd(let host, let port), .nmeaTCP(let host, let port): .tcp(host: host, port: port)
-        case .nmeaFile(let path, _): .file(path: path)
-        case .nmeaStandardInput: .standardInput
-        case .nmeaSerial(let path, let baud): .serial(path: path, baud: baud)
-        case .nmeaReplay: nil
-        }
-    }
-
-    /// The replay speed of a paced file.
-    var pacing: Double? {
-        if case .nmeaFile(_, .timestamps(let speed)) = self { speed } else { nil }
     }
 }

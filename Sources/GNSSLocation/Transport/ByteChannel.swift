@@ -1,6 +1,5 @@
 import Glibc
 import SingletonRegistry
-import Synchronization
 import SystemCalls
 
 /// An open ``ByteSource``: owns its file descriptor and closes it when the last reference goes.

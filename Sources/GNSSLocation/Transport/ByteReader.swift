@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import SingletonRegistry
-import Synchronization
 import SystemCalls
 
 /// Reads a ``ByteChannel`` on a dedicated thread and hands each chunk to a callback, until the source ends, fails,

@@ -1,6 +1,6 @@
 import SystemCalls
 
-/// A failure to open, configure, read or write a ``ByteSource``, with a message that names the source and the
+/// A failure to open, configure, read or write a source's file, device or connection, with a message that names the source and the
 /// system's reason, for example `cannot open /dev/ttyUSB0: No such file or directory`.
 public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was being attempted.
@@ -21,7 +21,7 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What was being attempted.
     public var operation: Operation
-    /// The source as messages name it (see ``ByteSource/description``).
+    /// The source as messages name it: `127.0.0.1:2947`, `[::1]:2947`, `/dev/ttyUSB0` or `standard input`.
     public var source: String
     /// The `errno` value, when the system reported one.
     public var errorNumber: Int32?

@@ -1,6 +1,6 @@
 /// One line of gpsd's JSON output, decoded.
 ///
-/// Decode with ``init(line:)``. Classes this client does not use (GST, TOFF, PPS, ATT, POLL, AIS, …) decode as
+/// Decode with ``init(line:)-(String)``, or the same from the line's bytes. Classes this client does not use (GST, TOFF, PPS, ATT, POLL, AIS, …) decode as
 /// ``other(className:)`` rather than failing, so a newer gpsd cannot break the stream.
 public enum GPSDMessage: Sendable, Hashable {
     /// The banner gpsd sends on connect (class VERSION).

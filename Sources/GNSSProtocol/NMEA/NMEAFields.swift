@@ -68,12 +68,7 @@ struct NMEAFields {
     func int(_ i: Int) -> Int? {
         let (s, e) = range(i)
         guard s < e else { return nil }
-        var k = s
-        var negative = false
-        if base[k] == 0x2D || base[k] == 0x2B {
-            negative = base[k] == 0x2D
-            k += 1
-        }
+        var (k, negative) = Self.skipSign(base, s)
         guard k < e, e - k <= 9 else { return nil }
         var v = 0
         while k < e {
@@ -201,16 +196,18 @@ struct NMEAFields {
         return fractionDigits > 0 ? value / powersOfTen[fractionDigits] : value
     }
 
+    /// Where the number at `base[s]` starts after its sign (`+` or `-`, if any), and whether the sign was `-`.
+    @inline(__always)
+    static func skipSign(_ base: UnsafePointer<UInt8>, _ s: Int) -> (start: Int, negative: Bool) {
+        let negative = base[s] == 0x2D
+        return negative || base[s] == 0x2B ? (s + 1, negative) : (s, false)
+    }
+
     /// Parses `[+-]digits[.digits]` in `base[s..<e]`.
     @inline(__always)
     static func parseDouble(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
         guard s < e else { return nil }
-        var k = s
-        var negative = false
-        if base[k] == 0x2D || base[k] == 0x2B {
-            negative = base[k] == 0x2D
-            k += 1
-        }
+        var (k, negative) = Self.skipSign(base, s)
         if e - k <= 18 {
             return parseShortDouble(base, k, e).map { negative ? -$0 : $0 }
         }

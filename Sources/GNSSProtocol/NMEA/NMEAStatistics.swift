@@ -6,7 +6,8 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var decoded = 0
     /// Sentences dropped because their `*HH` checksum did not match.
     public var badChecksum = 0
-    /// Sentences dropped because they were longer than ``NMEAFramer/maximumSentenceLength`` bytes.
+    /// Sentences dropped because they were longer than 102 bytes from `$` through the checksum, as gpsd allows
+    /// (real Trimble and SkyTraq sentences exceed the standard's 82).
     public var tooLong = 0
     /// Well-formed sentences of a type the decoder does not use (proprietary `$P...`, AIS `!`, `$GPRMB` ...).
     public var unsupported = 0

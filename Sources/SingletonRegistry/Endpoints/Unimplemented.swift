@@ -51,11 +51,9 @@ public func unimplemented<each A, R>(
     line: UInt = #line,
     column: UInt = #column
 ) -> @Sendable (repeat each A) async -> R {
-    let endpoint = UnimplementedEndpoint(description, fileID: fileID, filePath: filePath, line: line, column: column)
-    return { (_: repeat each A) in
-        endpoint.recordOrStop()
-        return placeholder()
-    }
+    let call: @Sendable (repeat each A) -> R = unimplemented(
+        description, placeholder: placeholder(), fileID: fileID, filePath: filePath, line: line, column: column)
+    return call
 }
 
 /// An asynchronous endpoint returning nothing that must not be called: in a test, a call records an issue naming
@@ -68,8 +66,9 @@ public func unimplemented<each A>(
     line: UInt = #line,
     column: UInt = #column
 ) -> @Sendable (repeat each A) async -> Void {
-    let endpoint = UnimplementedEndpoint(description, fileID: fileID, filePath: filePath, line: line, column: column)
-    return { (_: repeat each A) in endpoint.recordOrStop() }
+    let call: @Sendable (repeat each A) -> Void = unimplemented(
+        description, fileID: fileID, filePath: filePath, line: line, column: column)
+    return call
 }
 
 /// A throwing endpoint that must not be called: a call throws ``UnimplementedEndpointError`` naming `description`,
@@ -104,6 +103,7 @@ public func unimplemented<each A, R>(
     line: UInt = #line,
     column: UInt = #column
 ) -> @Sendable (repeat each A) async throws -> R {
-    let endpoint = UnimplementedEndpoint(description, fileID: fileID, filePath: filePath, line: line, column: column)
-    return { (_: repeat each A) in try endpoint.recordAndThrow() }
+    let call: @Sendable (repeat each A) throws -> R = unimplemented(
+        description, fileID: fileID, filePath: filePath, line: line, column: column)
+    return call
 }

@@ -2,7 +2,7 @@
 /// record an issue against it. `SingletonRegistryTesting` conforms a type of its own for Swift Testing; the
 /// registry finds it by name when the process first reads ``appSingletons``, so a program that does not link it (the
 /// daemon, a benchmark) is never in a test, and its reads cost what they always did.
-@_spi(Testing) public protocol SingletonTestContext: SendableMetatype {
+package protocol SingletonTestContext: SendableMetatype {
     /// The test the calling task runs for (its task or one it started inherits the test), or `nil`.
     static func currentTest() -> SingletonTestIdentity?
     /// Records `message` as an issue of the current test.
@@ -16,19 +16,19 @@
 /// Records `message` as an issue of the test the calling task runs for; outside a test process, does nothing.
 ///
 /// For test values that find a test doing what it should not (a location manager started without a script).
-@_spi(Testing) public func recordTestIssue(_ message: String) {
+package func recordTestIssue(_ message: String) {
     TestValues.context?.recordIssue(message)
 }
 
 /// A test, as the registry knows it: an identity to keep its values apart from other tests', and a name for reports.
-@_spi(Testing) public struct SingletonTestIdentity: Hashable {
+package struct SingletonTestIdentity: Hashable {
     /// Unique among the process's tests (and among the cases of a parameterised one).
-    public var id: AnyHashable
+    package var id: AnyHashable
     /// The name reports use.
-    public var name: String
+    package var name: String
 
     /// A test with identity `id` and name `name`.
-    public init(id: AnyHashable, name: String) {
+    package init(id: AnyHashable, name: String) {
         self.id = id
         self.name = name
     }

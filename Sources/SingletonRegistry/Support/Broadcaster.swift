@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fans values out to any number of `AsyncStream` subscribers, each with its own buffer.
 ///
 /// Send from one isolation domain only (the managers send from ``RegistryActor``): sends are then serialised and

@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import SingletonRegistry
-import Synchronization
 import SystemCalls
 
 /// Where the daemon writes its TPV lines: standard output or a file, one `write(2)` per line.

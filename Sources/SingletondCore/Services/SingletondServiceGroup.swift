@@ -1,7 +1,8 @@
 import SingletonRegistry
 
-/// Runs the daemon's parts the way swift-service-lifecycle's `ServiceGroup` does, and is the one place that decides
-/// the exit status.
+/// Runs the daemon's parts one after another and shuts them down in reverse, and is the one place that decides the
+/// exit status. The reverse shutdown is what it shares with swift-service-lifecycle's `ServiceGroup`, which runs its
+/// services side by side.
 ///
 /// It starts the services in order and stops starting at the first failure or at the first SIGTERM or SIGINT; then,
 /// unless a start failed, it waits for that signal; then it shuts down every service that started, in reverse

@@ -1,5 +1,4 @@
 import GNSSLocation
-import GNSSProtocol
 import SingletonRegistry
 
 /// The daemon's long task: a survey-in that averages the fixes of the next N seconds.
@@ -54,7 +53,7 @@ package enum SurveyJob {
         let accumulator = await withTaskGroup(of: SurveyAccumulator.self) { group in
             group.addTask {
                 var accumulator = SurveyAccumulator(requires3D: requires3D)
-                for await update in updates { accumulator.add(fixOf(update)) }
+                for await update in updates { accumulator.add(update.fix) }
                 return accumulator
             }
             while !Task.isCancelled {
@@ -74,7 +73,4 @@ package enum SurveyJob {
         return accumulator.result(
             requestedSeconds: seconds, elapsedSeconds: min(elapsed, seconds), cancelled: Task.isCancelled)
     }
-
-    private static func fixOf(_ fix: Fix) -> Fix { fix }
-    private static func fixOf(_ update: LocationUpdate) -> Fix { update.fix }
 }

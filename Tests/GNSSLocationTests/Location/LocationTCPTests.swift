@@ -3,7 +3,6 @@ import GNSSProtocol
 import Glibc
 import SingletonRegistry
 import SingletonRegistryTesting
-import Synchronization
 import TestSupport
 import Testing
 

@@ -4,7 +4,6 @@ import GNSSLocation
 import GNSSProtocol
 import Glibc
 import SingletonRegistry
-import Synchronization
 import TestSupport
 import Testing
 

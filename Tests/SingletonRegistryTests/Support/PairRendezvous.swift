@@ -1,5 +1,4 @@
 import SingletonRegistry
-import Synchronization
 
 /// Makes concurrent test cases meet in pairs, so that each case's critical window overlaps another's.
 ///

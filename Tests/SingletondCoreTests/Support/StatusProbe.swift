@@ -1,6 +1,5 @@
 import Foundation
 import SingletonRegistry
-import Synchronization
 import TestSupport
 
 /// A well-behaved control client: asks for the status again and again on a thread of its own and records how long
