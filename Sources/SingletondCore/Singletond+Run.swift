@@ -23,7 +23,8 @@ extension Singletond {
     package static func run(_ options: RunOptions, environment: [String: String], signals: SignalHandler) async -> Int32
     {
         let logger = LogWriter(
-            minimumLevel: options.logLevel, journalFormat: LogWriter.isJournal(fd: 2, environment: environment))
+            minimumLevel: options.logLevel, journalFormat: LogWriter.isJournal(fd: 2, environment: environment),
+            clock: await appSingletons.clock)
         // The registry's warnings (a value set after it was read) go to the log: standard output may be the fixes.
         await Self.logRegistryWarnings(to: logger)
         if let problem = DescriptorBudget.startProblem() {

@@ -60,12 +60,13 @@ import Testing
         try #require(lchown(path, 65_534, 65_534) == 0)
         #expect(throws: ControlServerError.self) {
             try ControlServer.bind(
-                path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false), clock: ContinuousClock())
+                path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock()),
+                clock: ContinuousClock())
         }
         #expect(access(path, F_OK) == 0, "another user's file is never removed")
     }
 
-    static let logger = LogWriter(minimumLevel: .error, journalFormat: false)
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// Binds the control socket at `path`: the error's reason, or `nil` when it was bound (and is stopped again).
     static func bindRefusal(_ path: String) async -> String? {

@@ -31,7 +31,8 @@ import Testing
         try #require(chmod(directory.path, 0o755) == 0)
         let path = directory.file("c.sock")
         let server = try ControlServer.bind(
-            path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false), clock: TestClock())
+            path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock()),
+            clock: TestClock())
         try server.start { _, connection in connection.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
         // Past the socket's mode, as a misconfigured --control directory would let them: the check still holds.
         try #require(chmod(path, 0o666) == 0)

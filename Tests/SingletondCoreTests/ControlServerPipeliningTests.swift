@@ -11,7 +11,7 @@ import Testing
 /// into the kernel on the spot: the client was left idle with complete lines waiting, polled for nothing, and
 /// served only when another client woke the server.
 @Suite(.timeLimit(.minutes(3))) struct ControlServerPipeliningTests {
-    private let logger = LogWriter(minimumLevel: .error, journalFormat: false)
+    private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// Answers every request with a fixed `STATUS` line, from the handler's task (off the poll thread).
     private static let handler: ControlServer.Handler = { _, connection in

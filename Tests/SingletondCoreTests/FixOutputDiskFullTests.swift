@@ -15,7 +15,7 @@ import Testing
 /// `write(2)` does on a full file system: the first write of a line that does not fit goes out in part. Before the
 /// fix, that part stayed, and the next line was glued to it.
 @Suite struct FixOutputDiskFullTests {
-    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, fd: -1)
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, fd: -1, clock: ContinuousClock())
 
     /// A file system with `free` bytes left.
     final class Disk: Sendable {

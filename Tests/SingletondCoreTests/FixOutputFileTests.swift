@@ -7,7 +7,7 @@ import Testing
 
 /// The output file: created 0640, and never reached through a symbolic link that another user planted.
 @Suite struct FixOutputFileTests {
-    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, fd: -1)
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, fd: -1, clock: ContinuousClock())
 
     @Test func aNewOutputFileIsCreated0640() async throws {
         let directory = TemporaryDirectory()

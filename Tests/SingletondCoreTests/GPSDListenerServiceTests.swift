@@ -10,7 +10,7 @@ import Testing
 /// The gpsd listener's service in-process, fed by a scripted location manager installed as a user's test would:
 /// what a watcher gets, in order, and what a client that does not read costs.
 @Suite(.timeLimit(.minutes(2))) struct GPSDListenerServiceTests {
-    static let logger = LogWriter(minimumLevel: .error, journalFormat: false)
+    static let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// `count` fixes a second apart from 2026-01-01, each a little further north.
     static func fixes(_ count: Int) -> [Fix] {
@@ -124,26 +124,33 @@ import Testing
         }
     }
 
-    /// A client of the listener on `port` that sent `watch` and got the WATCH reply, with that reply; `nil` when
-    /// five connections in a row ended without one.
-    ///
-    /// The listener closes a client that sent no request within its idle timeout (300 ms in these tests, on the
-    /// real clock), counted from the accept. A test thread that stalls that long between the connect and the send
-    /// loses the client before its request is read, and the connection ends without the reply; it then connects
-    /// again. A listener that closed a client for its WATCH, or never answered one, still fails every attempt.
+    /// A client of the listener on `port` that sent `watch` and got the WATCH reply, with that reply.
     static func watched(port: UInt16, _ watch: String) async -> (StreamClient, String)? {
-        for _ in 0..<5 {
-            guard let client = StreamClient(port: port) else { return nil }
-            client.send(watch)
-            if let reply = await client.readLine(containing: "\"class\":\"WATCH\"") { return (client, reply) }
-        }
-        return nil
+        guard let client = StreamClient(port: port) else { return nil }
+        client.send(watch)
+        guard let reply = await client.readLine(containing: "\"class\":\"WATCH\"") else { return nil }
+        return (client, reply)
     }
 
+    /// The test's clock, the registry's, which the listener times its idle clients on.
+    static func testClock() async throws -> TestClock {
+        try #require(await appSingletons.clock as? TestClock)
+    }
+
+    /// A client that sent nothing is closed once the idle timeout has passed on the registry's clock, counted from
+    /// the accept; a watcher is never idle.
     @Test func aClientThatNeitherWatchesNorAsksIsClosedAndAWatcherStays() async throws {
-        try await Self.withService(limits: ClientLimits(idleTimeout: .milliseconds(300))) { service, port in
+        let clock = try await Self.testClock()
+        try await Self.withService(limits: ClientLimits(idleTimeout: .seconds(60))) { service, port in
             let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true}\n"))
             let idle = try #require(StreamClient(port: port))
+            #expect(await idle.readLine(containing: "\"class\":\"VERSION\"") != nil, "accepted")
+            // The idle timer sleeps on the clock; nothing is closed before the timeout.
+            await clock.sleepers(atLeast: 1)
+            await clock.advance(by: .seconds(59))
+            idle.send("?VERSION;\n")
+            #expect(await idle.readLine(containing: "\"class\":\"VERSION\"") != nil, "not yet idle for a minute")
+            await clock.advance(by: .seconds(60))
             #expect(await idle.readsToEnd(), "the idle client is closed")
             watcher.send("?VERSION;\n")
             #expect(await watcher.readLine(containing: "\"class\":\"VERSION\"") != nil, "the watcher stays")
@@ -152,12 +159,15 @@ import Testing
     }
 
     @Test func aClientThatEnablesOnlyRawGetsNothingAndIsClosedWhenIdle() async throws {
-        try await Self.withService(limits: ClientLimits(idleTimeout: .milliseconds(300))) { service, port in
+        let clock = try await Self.testClock()
+        try await Self.withService(limits: ClientLimits(idleTimeout: .seconds(60))) { service, port in
             let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"nmea\":true}\n"))
             let (squatter, line) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"raw\":1}\n"))
             let reply = Self.object(line)
             #expect(reply?["enable"]?.boolValue == true && reply?["json"]?.boolValue == false)
             #expect(service.listener?.statistics.watching == 1, "raw alone is not served: not watching")
+            await clock.sleepers(atLeast: 1)
+            await clock.advance(by: .seconds(60))
             #expect(await squatter.readsToEnd(), "a client that gets nothing is closed when idle")
             watcher.send("?VERSION;\n")
             #expect(await watcher.readLine(containing: "\"class\":\"VERSION\"") != nil, "the nmea watcher stays")

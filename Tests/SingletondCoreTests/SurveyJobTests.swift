@@ -16,7 +16,7 @@ import Testing
         let tasks = LongTaskManager()
         var states = tasks.stateChanges().makeAsyncIterator()
         #expect(await states.next(isolation: #isolation) == .idle)
-        let logger = LogWriter(minimumLevel: .error, journalFormat: false)
+        let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
         let survey = Task { try await tasks.run(SurveyJob.make(seconds: 60, logger: logger)) }
         #expect(await states.next(isolation: #isolation) == .running(name: "survey", progress: 0))
         for second in 1...60 {

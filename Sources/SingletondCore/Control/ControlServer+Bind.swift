@@ -2,7 +2,7 @@ import Glibc
 import SingletonRegistry
 import SystemCalls
 
-extension ControlServer {
+extension ConnectionServer where Served == ControlSocketHandler {
     /// Creates the socket at `path` with mode 0600 and listens on it; call ``start(handler:)`` to serve.
     ///
     /// A socket file left by a dead daemon (nothing accepts on it) is replaced; a live one is not. A path that
@@ -82,16 +82,17 @@ extension ControlServer {
             throw systemFailure("cannot listen", error)
         }
         System.setNonBlocking(fd)
-        let wake: (read: Int32, write: Int32)
-        do throws(Errno) {
-            wake = try System.nonBlockingPipe()
-        } catch {
+        let wake = WakePipe()
+        guard wake.readEnd >= 0 else {
             System.close(fd)
             try? System.unlink(path)
-            throw systemFailure("cannot create a pipe", error)
+            throw systemFailure("cannot create a pipe", Errno(code: wake.creationError))
         }
+        let handler = ControlSocketHandler(
+            path: path, limits: limits, logger: logger,
+            identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
         return ControlServer(
-            path: path, limits: limits, logger: logger, clock: clock, listenFD: fd, wakeRead: wake.read,
-            wakeWrite: wake.write, identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
+            handler: handler, shared: ControlSocketHandler.Shared(), listenFD: fd, wake: wake, logger: logger,
+            clock: clock)
     }
 }

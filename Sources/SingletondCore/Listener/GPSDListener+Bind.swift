@@ -2,7 +2,7 @@ import Glibc
 import SingletonRegistry
 import SystemCalls
 
-extension GPSDListener {
+extension ConnectionServer where Served == GPSDListenerHandler {
     /// Creates a TCP socket bound to `address` and listening; call ``start()`` to serve.
     ///
     /// - Throws: ``SingletondStartError`` naming the address and the system's reason (the port is taken, the address
@@ -39,15 +39,13 @@ extension GPSDListener {
             throw failure("cannot listen on", error)
         }
         System.setNonBlocking(fd)
-        let wake: (read: Int32, write: Int32)
-        do throws(Errno) {
-            wake = try System.nonBlockingPipe()
-        } catch {
+        let wake = WakePipe()
+        guard wake.readEnd >= 0 else {
             System.close(fd)
-            throw failure("cannot create a pipe for", error)
+            throw failure("cannot create a pipe for", Errno(code: wake.creationError))
         }
         return GPSDListener(
-            address: address, devicePath: devicePath, limits: limits, logger: logger, clock: clock, listenFD: fd,
-            wake: wake)
+            handler: GPSDListenerHandler(address: address, devicePath: devicePath, limits: limits),
+            shared: GPSDListenerHandler.Shared(), listenFD: fd, wake: wake, logger: logger, clock: clock)
     }
 }

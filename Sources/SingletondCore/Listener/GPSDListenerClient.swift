@@ -4,8 +4,8 @@
 /// The queue holds whole lines; the line being written is apart from it, so that dropping never cuts a line. When a
 /// line would take the queue past its limit, the oldest lines go, and the client is told how many in an `ERROR`
 /// object before the next line it gets.
-struct GPSDListenerClient {
-    let fd: Int32
+package struct GPSDListenerClient: ConnectionClient, Sendable {
+    package let fd: Int32
     /// Received bytes that do not yet make a complete request.
     var input: [UInt8] = []
     /// Whether the rest of an over-long line is being skipped.
@@ -22,12 +22,12 @@ struct GPSDListenerClient {
     var droppedUntold = 0
     /// Lines dropped in all.
     var droppedTotal = 0
-    /// When the client last sent a complete request (or connected).
-    var lastRequest: ContinuousClock.Instant
+    /// When the client last sent a complete request (or connected), in the server's timeline.
+    var lastRequest: Duration
     /// Why the client is to be closed; `""` for a plain end.
     var closeReason: String?
 
-    init(fd: Int32, now: ContinuousClock.Instant) {
+    init(fd: Int32, now: Duration) {
         self.fd = fd
         self.lastRequest = now
     }

@@ -16,11 +16,8 @@ package final class LogWriter: Sendable {
     private let repeats = SanitizerVisibleMutex(RepeatLimiter<String>())
     private let timeline: Timeline
 
-    /// Creates a logger writing to `fd`, that times repeated lines on `clock` (the machine's monotonic clock unless
-    /// a test gives its own).
-    package init(
-        minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2, clock: any Clock<Duration> = ContinuousClock()
-    ) {
+    /// Creates a logger writing to `fd`, that times repeated lines on `clock` (the daemon's: the registry's clock).
+    package init(minimumLevel: LogLevel, journalFormat: Bool, fd: Int32 = 2, clock: any Clock<Duration>) {
         self.minimumLevel = minimumLevel
         self.journalFormat = journalFormat
         self.fd = fd

@@ -2,9 +2,9 @@
 /// later ones are counted, and a summary of the count is logged at most once every ``interval``.
 ///
 /// It keeps no timer: a summary goes out with the next occurrence after the interval.
-struct RepeatLimiter<Cause: Hashable> {
+package struct RepeatLimiter<Cause: Hashable & Sendable>: Sendable {
     /// What to log for an occurrence.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable, Sendable {
         /// The first occurrence of its cause (or the first after a drain): log it as it is.
         case first
         /// `count` occurrences of the cause, this one included, since the last line about it.
@@ -12,16 +12,16 @@ struct RepeatLimiter<Cause: Hashable> {
     }
 
     /// The shortest time between two lines about one cause.
-    let interval: Duration
+    package let interval: Duration
     private var counts: [Cause: (unlogged: Int, loggedAt: Duration)] = [:]
 
     /// A limiter that lets one line per cause through every `interval`.
-    init(interval: Duration = .seconds(60)) {
+    package init(interval: Duration = .seconds(60)) {
         self.interval = interval
     }
 
     /// An occurrence of `cause` at `now`: whether to log it, and how; `nil` to stay quiet.
-    mutating func occurrence(of cause: Cause, at now: Duration) -> Verdict? {
+    package mutating func occurrence(of cause: Cause, at now: Duration) -> Verdict? {
         guard var entry = counts[cause] else {
             counts[cause] = (0, now)
             return .first
@@ -37,13 +37,13 @@ struct RepeatLimiter<Cause: Hashable> {
 
     /// The occurrences of each cause since its last line, for the causes that have any, and forgets every cause:
     /// what is left to say when the occurrences end for good (at shutdown).
-    mutating func drain() -> [(cause: Cause, count: Int)] {
+    package mutating func drain() -> [(cause: Cause, count: Int)] {
         defer { counts = [:] }
         return counts.compactMap { cause, entry in entry.unlogged > 0 ? (cause, entry.unlogged) : nil }
     }
 
     /// Forgets `cause`: its next occurrence is a first one again (a failure that ended and came back).
-    mutating func forget(_ cause: Cause) {
+    package mutating func forget(_ cause: Cause) {
         counts[cause] = nil
     }
 }

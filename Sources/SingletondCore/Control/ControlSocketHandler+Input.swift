@@ -3,9 +3,10 @@ import SystemCalls
 
 /// Reading the clients' requests on the poll thread: what `poll(2)` reported for a client, and the bytes that make
 /// up its request lines, an over-long line skipped with an error reply.
-extension ControlServer {
+extension ControlSocketHandler {
     /// Acts on what `poll(2)` reported for client `id`: writes its queue, reads its input, notes that it hung up.
-    func service(id: Int, revents: Int32, buffer: inout [UInt8]) {
+    package func service(id: Int, revents: Int32, buffer: inout [UInt8], server: ControlServer) {
+        let state = server.state
         guard let fd = state.withLock({ $0.clients[id]?.fd }) else { return }
         if revents & Int32(POLLOUT) != 0 {
             state.withLock { state in
@@ -34,7 +35,7 @@ extension ControlServer {
                     state.clients[id]!.endOfInput = true
                     return false
                 case .success(let count):
-                    state.clients[id]!.lastActivity = timeline.now
+                    state.clients[id]!.lastActivity = server.timeline.now
                     append(buffer[0..<count], to: &state.clients[id]!)
                     return true
                 case .failure(let error):
@@ -53,14 +54,8 @@ extension ControlServer {
     }
 
     /// Adds received bytes to the client's input, skipping the rest of an over-long line.
-    func append(_ bytes: ArraySlice<UInt8>, to client: inout Client) {
-        var bytes = bytes
-        if client.discarding {
-            guard let newline = bytes.firstIndex(of: 0x0A) else { return }
-            bytes = bytes[(newline + 1)...]
-            client.discarding = false
-        }
-        client.input.append(contentsOf: bytes)
+    func append(_ bytes: ArraySlice<UInt8>, to client: inout ControlSocketClient) {
+        guard RequestLines.append(bytes, to: &client.input, discarding: &client.discarding) else { return }
         let pendingLineLength =
             client.input.lastIndex(of: 0x0A).map { client.input.count - $0 - 1 } ?? client.input.count
         if pendingLineLength > limits.maximumLineBytes {
