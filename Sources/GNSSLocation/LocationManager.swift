@@ -185,8 +185,14 @@ open class LocationManager: ManagedSingleton {
         if staleWatch == nil, case .fixed = _state { watchForStaleness() }
         if _lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
-        // Tested here, not in `send`, so that the event is not built while nobody subscribes.
-        if !eventFanOut.isEmpty { eventFanOut.send(.fix(fix)) }
+        if !eventFanOut.isEmpty { sendEvent(fix) }
+    }
+
+    /// Sends `fix` to the subscribers of ``events(bufferSize:includingSentences:)``. Out of line and called only
+    /// while there is one: building the event inside `deliver` copied the fix on every call.
+    @inline(never)
+    private func sendEvent(_ fix: Fix) {
+        eventFanOut.send(.fix(fix))
     }
 
     /// Makes `sky` the latest satellite view and sends it to the subscribers of
