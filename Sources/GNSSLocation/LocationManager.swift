@@ -1,16 +1,19 @@
 import GNSSProtocol
 import Observation
 import SingletonRegistry
+import Synchronization
 
-/// Owns one position source, keeps the latest fix and the receiver's state, and streams fixes to subscribers.
+/// Owns one position source, keeps the latest fix and the receiver's state, and streams what the source produces
+/// to subscribers.
 ///
 /// The Linux counterpart of CoreLocation's manager for a daemon. A non-final class isolated to `RegistryActor`,
 /// held by `AppSingletons`; tests subclass it and feed scripted fixes through ``deliver(_:)-(Fix)``.
 ///
-/// The source runs off the actor: bytes are read on a reader thread and decoded on the cooperative pool, and only
-/// finished fixes hop to the actor, one hop per fix. ``state``, ``lastFix`` and ``satellites`` are observable with
+/// The source runs off the actor: bytes are read on a reader thread and decoded on the cooperative pool, and what
+/// one read completed hops to the actor at once. ``state``, ``lastFix`` and ``satellites`` are observable with
 /// Observation; ``stateChanges()`` delivers every state change in order; ``updates(bufferSize:)`` gives each
-/// subscriber its own bounded stream of fixes.
+/// subscriber its own bounded stream of fixes; ``events(bufferSize:includingSentences:)`` gives fixes, satellite
+/// views, state changes and raw sentences in one bounded stream, in the order the source produced them.
 @Observable
 @RegistryActor
 open class LocationManager: ManagedSingleton {
@@ -79,12 +82,15 @@ open class LocationManager: ManagedSingleton {
     package var deliverNotifiesObservers: Bool { lastFixMayBeTracked }
     /// `\.lastFix`, made once: a key-path literal is looked up in the runtime each time it is evaluated.
     private static let lastFixPath = \LocationManager.lastFix
-    @ObservationIgnored private let fixes = FixFanOut()
+    @ObservationIgnored private let fixes = FanOut<Fix>()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
-    /// The subscribers of ``nmeaSentences(bufferSize:)``, fed by the session off the actor.
-    /// Each keeps the newest sentences its buffer holds, so a slow subscriber loses its oldest and never holds up the
-    /// source; with nobody subscribed the session does not split sentences out at all.
-    nonisolated let sentences = Broadcaster<[UInt8]>()
+    /// The subscribers of ``events(bufferSize:includingSentences:)``.
+    @ObservationIgnored let eventFanOut = FanOut<LocationEvent>()
+    /// Those of them that take raw sentences too (each is in ``eventFanOut`` as well).
+    @ObservationIgnored let sentenceFanOut = FanOut<LocationEvent>()
+    /// Whether ``sentenceFanOut`` may have a subscriber: the session, off the actor, splits sentences out only then.
+    /// Set when one subscribes, cleared when a sentence finds none left; a hint, so relaxed.
+    nonisolated let sentencesWanted = Atomic<Bool>(false)
     @ObservationIgnored private var session: Task<Void, Never>?
     /// The staleness watch, which runs while the state is fixed.
     @ObservationIgnored private var staleWatch: Task<Void, Never>?
@@ -144,25 +150,16 @@ open class LocationManager: ManagedSingleton {
     /// ``LocationUpdate``; it never stalls the manager or the other subscribers. A subscriber that stops iterating
     /// (drops the sequence, or its task is cancelled) is removed.
     public func updates(bufferSize: Int = 64) -> LocationUpdates {
-        LocationUpdates(subscription: fixes.subscribe(capacity: bufferSize))
-    }
-
-    /// A fresh stream of the raw sentences of an NMEA source from now on, from `$` or `!` to the line end as read
-    /// (`\r\n`, `\n` or `\r`), keeping at most `bufferSize` unread: a slow subscriber loses its oldest, and never holds
-    /// up the source. Only sentences pass: printable ASCII with a matching checksum when they have one, not lines
-    /// with a bad checksum, control bytes or binary noise. A gpsd source gives none (its JSON is decoded, not passed
-    /// on).
-    ///
-    /// Sentences go out as they are read, before their fixes are decoded: on a paced replay they run ahead of the
-    /// fixes by up to one read (4 KiB). The stream ends when the subscriber stops iterating.
-    public nonisolated func nmeaSentences(bufferSize: Int = 256) -> AsyncStream<[UInt8]> {
-        sentences.subscribe(bufferingPolicy: .bufferingNewest(max(1, bufferSize)))
+        let subscription = BoundedSubscription<Fix>(capacity: bufferSize)
+        fixes.add(subscription)
+        return LocationUpdates(subscription: subscription)
     }
 
     /// The number of live ``updates(bufferSize:)`` subscribers.
     public var subscriberCount: Int { fixes.count }
 
-    /// Makes `fix` the latest fix, updates the state, and sends the fix to every subscriber.
+    /// Makes `fix` the latest fix, updates the state, and sends the fix to every subscriber of ``updates(bufferSize:)``
+    /// and ``events(bufferSize:includingSentences:)``, after the state change it brings.
     ///
     /// The common case, another fix while fixed with nothing to clear, costs one observable mutation: the state and
     /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
@@ -193,14 +190,25 @@ open class LocationManager: ManagedSingleton {
         if staleWatch == nil, case .fixed = _state { watchForStaleness() }
         if _lastProblem != nil, fix.mode.hasPosition { lastProblem = nil }
         fixes.send(fix)
+        if !eventFanOut.isEmpty { sendEvent(fix) }
     }
 
-    /// Makes `sky` the latest satellite view.
+    /// Sends `fix` to the subscribers of ``events(bufferSize:includingSentences:)``. Out of line and called only
+    /// while there is one: building the event inside `deliver` copied the fix on every call.
+    @inline(never)
+    private func sendEvent(_ fix: Fix) {
+        eventFanOut.send(.fix(fix))
+    }
+
+    /// Makes `sky` the latest satellite view and sends it to the subscribers of
+    /// ``events(bufferSize:includingSentences:)``.
     open func deliver(_ sky: SkyView) {
         satellites = sky
+        if !eventFanOut.isEmpty { eventFanOut.send(.satellites(sky)) }
     }
 
-    /// Moves to `newState` and tells the state subscribers; repeating the current state does nothing.
+    /// Moves to `newState` and tells the subscribers of ``stateChanges()`` and
+    /// ``events(bufferSize:includingSentences:)``; repeating the current state does nothing.
     ///
     /// The manager's own paths call it as a source connects, fixes and fails; a mock subclass calls it to play
     /// those states, and delivers fixes with ``deliver(_:)-(Fix)``, as the real manager does.
@@ -208,6 +216,7 @@ open class LocationManager: ManagedSingleton {
         guard newState != state else { return }
         state = newState
         states.send(newState)
+        eventFanOut.send(.state(newState))
     }
 
     /// The source ran out for good (a file's end): nothing runs any more.

@@ -1,3 +1,5 @@
+import GNSSProtocol
+
 /// A subscriber's stream of fixes from ``LocationManager``, like CoreLocation's `CLLocationUpdate.liveUpdates()`.
 ///
 /// Each call to ``LocationManager/updates(bufferSize:)`` makes a fresh sequence with its own bounded buffer: a slow
@@ -7,7 +9,7 @@ public struct LocationUpdates: AsyncSequence, Sendable {
     /// The element type: a fix with its drop count.
     public typealias Element = LocationUpdate
 
-    let subscription: FixSubscription
+    let subscription: BoundedSubscription<Fix>
 
     /// Makes the iterator; the sequence is meant to be iterated once.
     public func makeAsyncIterator() -> AsyncIterator {
@@ -16,11 +18,12 @@ public struct LocationUpdates: AsyncSequence, Sendable {
 
     /// Reads updates from the subscription.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let subscription: FixSubscription
+        let subscription: BoundedSubscription<Fix>
 
         /// The next update; `nil` once the subscription ended or the task was cancelled.
         public mutating func next() async -> LocationUpdate? {
-            await subscription.next()
+            guard let (fix, dropped) = await subscription.next() else { return nil }
+            return LocationUpdate(fix: fix, droppedBefore: dropped)
         }
     }
 }

@@ -6,7 +6,8 @@ import SingletonRegistry
 /// the source.
 ///
 /// The fixes go through ``GNSSLocation/LocationManager/deliver(_:)-(Fix)``, so `state`, `lastFix`,
-/// `stateChanges()` and every `updates()` subscriber behave as with a real source. Install it with the trait:
+/// `stateChanges()` and every `updates()` and `events()` subscriber behave as with a real source. Install it with the
+/// trait:
 ///
 /// ```swift
 /// @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: fixes) })

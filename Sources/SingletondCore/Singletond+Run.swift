@@ -49,12 +49,14 @@ extension Singletond {
         let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)
         let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
+        let forwarder = ReportForwarder(
+            devicePath: GPSDListenerService.devicePath(for: options.source), includesSentences: options.listen != nil,
+            logger: logger)
         let registry = RegistryService(
             source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
-            notify: notify, logger: logger, signals: signals)
+            forwarder: forwarder, notify: notify, logger: logger, signals: signals)
         let listener = options.listen.map {
-            GPSDListenerService(
-                address: $0, devicePath: GPSDListenerService.devicePath(for: options.source), logger: logger)
+            GPSDListenerService(address: $0, forwarder: forwarder, logger: logger)
         }
         let serving = ControlServingService(
             control: control,

@@ -62,4 +62,39 @@ import Testing
             await manager.shutdown()
         }
     }
+
+    @Test(.singletons { $0.locationManager = LocationManager() })
+    func aWatcherOfSentencesAndReportsGetsEachSentenceBeforeTheFixItCompletes() async throws {
+        // Two sentences a cycle, 200 cycles: a read of 4 KiB holds about 30 cycles, whose fixes one hop delivers.
+        let count = 200
+        var feed = ""
+        for second in 0..<count {
+            let time = "12" + [second / 60, second % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined() + ".00"
+            feed += NMEAChecksum.sentence("GPRMC,\(time),A,4807.038,N,01131.000,E,0.0,0.0,221126,,,A")
+            feed += NMEAChecksum.sentence("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        }
+        try await GPSDListenerServiceTests.withService { _, port in
+            let client = try #require(StreamClient(port: port))
+            client.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true}\n")
+            #expect(await client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            let manager = await appSingletons.locationManager
+            try await manager.start(
+                .nmeaReplay(name: "cycles", bytes: Array(feed.utf8), pacing: .asFastAsPossible, loops: false))
+            var sentences = 0
+            var fixes = 0
+            // The TPVs that came before their cycle's RMC and GGA.
+            var early: [Int] = []
+            while fixes < count, let line = await client.readLine() {
+                if line.hasPrefix("$") {
+                    sentences += 1
+                } else if line.contains("\"class\":\"TPV\"") {
+                    if sentences < 2 * (fixes + 1) { early.append(fixes) }
+                    fixes += 1
+                }
+            }
+            #expect(fixes == count && sentences == 2 * count)
+            #expect(early.isEmpty, "TPVs before their sentences: \(early)")
+            await manager.shutdown()
+        }
+    }
 }

@@ -10,8 +10,9 @@ extension GPSDListenerServiceTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let log = try CapturedLog(in: directory)
+        let forwarder = ReportForwarder(devicePath: "/dev/scripted", includesSentences: true, logger: log.logger)
         let service = GPSDListenerService(
-            address: ListenAddress(octets: octets, port: port), devicePath: "/dev/scripted", logger: log.logger)
+            address: ListenAddress(octets: octets, port: port), forwarder: forwarder, logger: log.logger)
         try await service.start()
         await service.shutdown()
         return try log.lines()

@@ -27,21 +27,26 @@ import Testing
         return try? JSONValue(parsing: String(line.dropLast()))
     }
 
-    /// Starts the service on a free port; `body` runs with it and the port, and the service is shut down after.
+    /// Starts the service on a free port, fed by a ``ReportForwarder`` of the test's location manager; `body` runs
+    /// with it and the port, and the service and the forwarder are stopped after.
     static func withService(
         limits: ClientLimits = ClientLimits(), _ body: (GPSDListenerService, UInt16) async throws -> Void
     ) async throws {
         let port = try freePort()
+        let forwarder = ReportForwarder(devicePath: "/dev/scripted", includesSentences: true, logger: logger)
+        await forwarder.start(from: await appSingletons.locationManager, output: nil, control: nil)
         let service = GPSDListenerService(
-            address: ListenAddress(port: port), devicePath: "/dev/scripted", limits: limits, logger: logger)
+            address: ListenAddress(port: port), forwarder: forwarder, limits: limits, logger: logger)
         try await service.start()
         do {
             try await body(service, port)
         } catch {
             await service.shutdown()
+            await forwarder.stop()
             throw error
         }
         await service.shutdown()
+        await forwarder.stop()
     }
 
     @Test(.singletons { $0.locationManager = ScriptedLocationManager(script: GPSDListenerServiceTests.fixes(20)) })
@@ -61,7 +66,6 @@ import Testing
             var device: JSONValue?
             var times: [String] = []
             var skies = 0
-            // The SKY comes from the satellite view's own stream, so it may come after any TPV: read until both.
             while times.count < 20 || skies == 0, let line = Self.object(await client.readLine()) {
                 switch line["class"]?.stringValue {
                 case "DEVICE":

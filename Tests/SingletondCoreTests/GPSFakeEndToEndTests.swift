@@ -14,9 +14,10 @@ import Testing
 
     /// The daemon watches first; gpspipe joins once the daemon has a fix and leaves after `reports` reports, so its
     /// TPV lines are a run of the broadcast whose every TPV the daemon writes: the daemon's output must hold that run,
-    /// byte for byte. The log loops (no `-1`) at 10 ms a sentence, so the stream cannot end before gpspipe joins,
-    /// however late a loaded machine starts it; the test waits only for events (log lines, gpspipe's exit, the
-    /// daemon's lines that complete the run).
+    /// byte for byte but the device, which the daemon names as its gpsd listener does (`gpsd://HOST:PORT`). The log
+    /// loops (no `-1`) at 10 ms a sentence, so the stream cannot end before gpspipe joins, however late a loaded
+    /// machine starts it; the test waits only for events (log lines, gpspipe's exit, the daemon's lines that complete
+    /// the run).
     @Test func tpvLinesMatchGpspipe() async throws {
         let gpsfake = try Self.tool("gpsfake")
         let gpspipe = try Self.tool("gpspipe")
@@ -36,7 +37,7 @@ import Testing
         defer { pipe.kill() }
         // gpsd ends its lines with CRLF; the daemon with LF.
         let theirs = await pipe.stdout.rest(timeout: 60).map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
-            .filter { $0.contains("\"class\":\"TPV\"") }
+            .filter { $0.contains("\"class\":\"TPV\"") }.map { Self.naming($0, device: "gpsd://127.0.0.1:\(port)") }
         #expect(await pipe.wait() == .exited(0))
         #expect(theirs.count >= 10, "gpspipe saw \(theirs.count) TPV lines")
 
@@ -51,6 +52,14 @@ import Testing
         #expect(Self.contains(ours, run: theirs), "gpspipe saw \(theirs)\nthe daemon wrote \(ours)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
+    }
+
+    /// `line` with the value of its `"device"` member replaced by `device`.
+    static func naming(_ line: String, device: String) -> String {
+        guard let member = line.range(of: "\"device\":\""),
+            let end = line[member.upperBound...].firstIndex(of: "\"")
+        else { return line }
+        return line.replacingCharacters(in: member.upperBound..<end, with: device)
     }
 
     /// Whether `run` appears in `lines`, contiguously.

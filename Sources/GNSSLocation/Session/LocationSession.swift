@@ -5,8 +5,9 @@ import SystemCalls
 /// Runs one ``LocationSource`` for a ``LocationManager``.
 ///
 /// It opens the source (on a Dispatch thread), reads it on the ``ByteReader``'s thread, decodes on the cooperative
-/// pool, and hops to ``RegistryActor`` once per finished fix or satellite view. When a reconnecting source is lost,
-/// it waits with backoff and reopens it; subscribers keep their streams throughout.
+/// pool, and hops to ``RegistryActor`` once per read with what it completed (fixes, satellite views, sentences).
+/// When a reconnecting source is lost, it waits with backoff and reopens it; subscribers keep their streams
+/// throughout.
 struct LocationSession: Sendable {
     let source: LocationSource
     let manager: LocationManager
@@ -116,17 +117,15 @@ struct LocationSession: Sendable {
         }
     }
 
-    /// Decodes chunks until the source ends or `watch` finds it stalled. The reader is held back while this decodes
-    /// and delivers, so nothing is dropped on the way in; cancelling the task ends the iteration, which stops the
-    /// reader.
+    /// Decodes chunks until the source ends or `watch` finds it stalled, delivering what each chunk completes in one
+    /// hop. The reader is held back while this decodes and delivers, so nothing is dropped on the way in; cancelling
+    /// the task ends the iteration, which stops the reader.
     private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> (delivered: Bool, end: SourceEnd) {
         var decoder = StreamDecoder(for: source)
-        var pacer = source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) }
+        var batch = DeliveryBatch(
+            manager: manager, source: source.description,
+            pacer: source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) })
         var splitter: NMEASentenceSplitter? = if case .gpsd = source { nil } else { NMEASentenceSplitter() }
-        let sentences = manager.sentences
-        // The last problem of this connection since its last fix: a connection that ends after garbage names it.
-        var problem: String?
-        var delivered = false
         var throttle = GarbageThrottle()
         var iterator = events.makeAsyncIterator()
         while true {
@@ -134,84 +133,76 @@ struct LocationSession: Sendable {
             switch event {
             case .data(let bytes):
                 if let pause = throttle.pauseBefore(bytes.count) {
-                    do { try await timeline.sleep(for: pause) } catch { return (delivered, .endOfData("stopped")) }
+                    do { try await timeline.sleep(for: pause) } catch {
+                        return (batch.delivered, .endOfData("stopped"))
+                    }
                 }
-                var reported = false
-                defer { if reported { throttle.reportArrived() } }
+                batch.reported = false
                 do {
                     // Line by line while sentences have subscribers, or may get one during a paced replay: each
                     // sentence goes out just before the fixes it completes.
-                    if var lines = splitter, pacer != nil || sentences.hasSubscribers {
-                        try await forEachLine(of: bytes[...], splitter: &lines) { piece, _ in
-                            reported =
-                                try await decodeAndDeliver(Array(piece), &decoder, &pacer, &problem, &delivered)
-                                || reported
+                    if var lines = splitter, batch.pacer != nil || manager.wantsSentences {
+                        try await Self.forEachLine(of: bytes[...], splitter: &lines, batch: &batch) { piece, _, batch in
+                            for output in try decoder.decode(Array(piece)) { try await batch.add(output) }
                         }
                         splitter = lines
                     } else {
                         splitter?.reset()
-                        reported = try await decodeAndDeliver(bytes, &decoder, &pacer, &problem, &delivered)
+                        for output in try decoder.decode(bytes) { try await batch.add(output) }
                     }
+                    await batch.flush()
                 } catch let error as GPSDProtocolError {
-                    return (delivered, .failure(error.description))
+                    await batch.flush()
+                    return (batch.delivered, .failure(error.description))
                 } catch {
-                    return (delivered, .endOfData("stopped"))
+                    return (batch.delivered, .endOfData("stopped"))
                 }
+                if batch.reported { throttle.reportArrived() }
             case .finished(let end):
-                for output in decoder.finish() {
-                    problem = output.problemAfter(problem)
-                    delivered = delivered || output.isReport
-                    try? await deliver(output, pacer: &pacer)
-                }
+                for output in decoder.finish() { try? await batch.add(output) }
+                await batch.flush()
+                let problem = batch.problem
                 if let stall = watch?.stall {
-                    return (delivered, .failure(stall + (problem.map { "; last problem: \($0)" } ?? "")))
+                    return (batch.delivered, .failure(stall + (problem.map { "; last problem: \($0)" } ?? "")))
                 }
-                return (delivered, describe(end, lastProblem: problem))
+                return (batch.delivered, describe(end, lastProblem: problem))
             }
         }
-        return (delivered, .endOfData("stopped"))
-    }
-
-    /// Decodes `bytes` and delivers what they complete, noting the connection's last problem and whether it
-    /// delivered a report; returns whether these bytes completed one.
-    @discardableResult
-    private func decodeAndDeliver(
-        _ bytes: [UInt8], _ decoder: inout StreamDecoder, _ pacer: inout ReplayPacer?, _ problem: inout String?,
-        _ delivered: inout Bool
-    ) async throws -> Bool {
-        var reported = false
-        for output in try decoder.decode(bytes) {
-            problem = output.problemAfter(problem)
-            delivered = delivered || output.isReport
-            reported = reported || output.isReport
-            try await deliver(output, pacer: &pacer)
-        }
-        return reported
+        return (batch.delivered, .endOfData("stopped"))
     }
 
     /// Cuts `bytes` after each line feed and hands `decode` one line at a time, the last with `isLast`; before each
-    /// line, sends the sentence it completes to the manager's sentence subscribers, if it has any by then. Each
-    /// sentence so goes out just before the fixes it completes.
-    private func forEachLine(
-        of bytes: ArraySlice<UInt8>, splitter: inout NMEASentenceSplitter,
-        _ decode: (_ line: ArraySlice<UInt8>, _ isLast: Bool) async throws -> Void
+    /// line, passes the sentence it completes to `batch` (``split(_:_:into:)``), so that each sentence goes out just
+    /// before the fixes it completes. What `read` and `replay` share.
+    private static func forEachLine(
+        of bytes: ArraySlice<UInt8>, splitter: inout NMEASentenceSplitter, batch: inout DeliveryBatch,
+        _ decode: (_ line: ArraySlice<UInt8>, _ isLast: Bool, _ batch: inout DeliveryBatch) async throws -> Void
     ) async rethrows {
-        let sentences = manager.sentences
         let lines = NMEASentenceSplitter.lines(of: bytes)
         for (index, line) in lines.enumerated() {
-            if sentences.hasSubscribers {
-                splitter.feed(line) { sentences.send($0) }
-            } else {
-                splitter.reset()
-            }
-            try await decode(line, index == lines.count - 1)
+            split(line, &splitter, into: &batch)
+            try await decode(line, index == lines.count - 1, &batch)
         }
     }
 
-    /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass.
+    /// Passes the sentence that `piece` completes to `batch` while a subscriber may want sentences; otherwise
+    /// forgets the line in progress, since nobody listened to its start.
+    private static func split(
+        _ piece: ArraySlice<UInt8>, _ lines: inout NMEASentenceSplitter, into batch: inout DeliveryBatch
+    ) {
+        if batch.manager.wantsSentences {
+            lines.feed(piece) { batch.add(sentence: $0) }
+        } else {
+            lines.reset()
+        }
+    }
+
+    /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass. Each
+    /// 4 KiB is delivered in one hop, as a read would be.
     private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
-        var pacer: ReplayPacer? =
+        let pacer: ReplayPacer? =
             if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed, timeline: timeline) } else { nil }
+        var batch = DeliveryBatch(manager: manager, source: source.description, pacer: pacer)
         var shift: Int64?
         var lastTime: Int64?
         var splitter = NMEASentenceSplitter()
@@ -223,11 +214,10 @@ struct LocationSession: Sendable {
             while offset < bytes.count, !Task.isCancelled {
                 let end = min(bytes.count, offset + 4_096)
                 do {
-                    try await forEachLine(of: bytes[offset..<end], splitter: &splitter) { piece, isLast in
+                    try await Self.forEachLine(of: bytes[offset..<end], splitter: &splitter, batch: &batch) {
+                        piece, isLast, batch in
                         decoder.feed(piece) { outputs.append(StreamDecoder.Output($0)) }
-                        if end == bytes.count, isLast {
-                            decoder.finish { outputs.append(StreamDecoder.Output($0)) }
-                        }
+                        if end == bytes.count, isLast { decoder.finish { outputs.append(StreamDecoder.Output($0)) } }
                         for var output in outputs {
                             if loops, let time = output.time {
                                 if firstTimeOfPass == nil { firstTimeOfPass = time }
@@ -235,13 +225,14 @@ struct LocationSession: Sendable {
                                 output.shiftTime(by: shift ?? 0)
                                 lastTime = output.time
                             }
-                            try await deliver(output, pacer: &pacer)
+                            try await batch.add(output)
                         }
                         outputs.removeAll(keepingCapacity: true)
                     }
                 } catch {
                     return .endOfData("stopped")
                 }
+                await batch.flush()
                 offset = end
             }
             if let lastTime, let firstTimeOfPass {
@@ -250,21 +241,6 @@ struct LocationSession: Sendable {
             }
         } while loops && !Task.isCancelled
         return .endOfData("end of \(source.description)")
-    }
-
-    private func deliver(_ output: StreamDecoder.Output, pacer: inout ReplayPacer?) async throws {
-        switch output {
-        case .fix(let fix):
-            try await pacer?.wait(for: fix.time)
-            await manager.deliver(fix)
-        case .sky(let sky):
-            await manager.deliver(sky)
-        case .problem(let message):
-            await manager.noteProblem(message)
-        case .deviceGone:
-            await manager.noteProblem(output.problemAfter(nil))
-            await manager.transition(to: .waitingForFix(source: source.description))
-        }
     }
 
     /// How a connection ended; a failure names the connection's last problem, which is usually the cause (a peer

@@ -1,8 +1,8 @@
 import GNSSProtocol
 
-/// Cuts the raw sentences out of an NMEA byte stream for ``LocationManager/nmeaSentences(bufferSize:)``: each line
-/// that is a sentence, with its line end as received (`\r\n`, `\n`, or a lone `\r`, which goes out when the next
-/// byte shows that no `\n` follows).
+/// Cuts the raw sentences out of an NMEA byte stream for ``LocationManager/events(bufferSize:includingSentences:)``:
+/// each line that is a sentence, with its line end as received (`\r\n`, `\n`, or a lone `\r`, which goes out when the
+/// next byte shows that no `\n` follows).
 ///
 /// A sentence starts with `$` or `!` and an address (five more bytes at least), holds only printable ASCII, and
 /// when it has a `*HH` checksum, the checksum matches (only spaces or tabs may follow it); other lines (bad

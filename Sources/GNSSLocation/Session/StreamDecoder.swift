@@ -2,12 +2,14 @@ import GNSSProtocol
 
 /// The decoder a source's bytes go through: NMEA 0183, or gpsd's JSON protocol.
 struct StreamDecoder: Sendable {
-    /// What decoding produced, in stream order.
+    /// What decoding produced, in stream order, with the raw sentences that the session cut out beside it.
     enum Output: Sendable {
         case fix(Fix)
         case sky(SkyView)
         case problem(String)
         case deviceGone(String)
+        /// A raw NMEA sentence, for the subscribers that take them.
+        case sentence([UInt8])
 
         init(_ event: NMEAEvent) {
             switch event {
@@ -20,7 +22,7 @@ struct StreamDecoder: Sendable {
         var isReport: Bool {
             switch self {
             case .fix, .sky: true
-            case .problem, .deviceGone: false
+            case .problem, .deviceGone, .sentence: false
             }
         }
 
@@ -28,7 +30,7 @@ struct StreamDecoder: Sendable {
             switch self {
             case .fix(let fix): fix.time?.millisecondsSince1970
             case .sky(let sky): sky.time?.millisecondsSince1970
-            case .problem, .deviceGone: nil
+            case .problem, .deviceGone, .sentence: nil
             }
         }
 
@@ -40,7 +42,7 @@ struct StreamDecoder: Sendable {
             case .sky(var sky):
                 sky.time?.millisecondsSince1970 += milliseconds
                 self = .sky(sky)
-            case .problem, .deviceGone: break
+            case .problem, .deviceGone, .sentence: break
             }
         }
     }
@@ -112,7 +114,7 @@ extension StreamDecoder.Output {
         case .problem(let message): message
         case .deviceGone(let path): "gpsd reports that \(path) is gone"
         case .fix: nil
-        case .sky: previous
+        case .sky, .sentence: previous
         }
     }
 }

@@ -2,29 +2,32 @@ import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 
-/// The registry's managers: composed into the process-wide container, their state changes logged, every fix written
-/// to the output and to the socket's watchers, and the position source opened.
+/// The registry's managers: composed into the process-wide container, their state changes logged, their events
+/// forwarded to the output, the socket's watchers and the gpsd listener (``ReportForwarder``), and the position
+/// source opened.
 ///
 /// Shutting down cancels the survey, stops the source, shuts the registry down (its own order: the reverse of the
-/// declared dependencies) and then lets the fixes already read reach the output.
+/// declared dependencies) and then lets the events already read reach the output.
 package final class RegistryService: SingletondService {
     private let source: LocationSource
     private let defaultSurveySeconds: Double
     private let output: OutputService
     private let control: ControlSocketService
+    private let forwarder: ReportForwarder
     private let notify: SDNotify
     private let logger: LogWriter
     private let signals: SignalHandler
-    private let running = StartedValue<(forwarder: Task<Void, Never>, logging: Task<Void, Never>)>("the registry")
+    private let running = StartedValue<Task<Void, Never>>("the registry")
 
     package init(
         source: LocationSource, defaultSurveySeconds: Double, output: OutputService, control: ControlSocketService,
-        notify: SDNotify, logger: LogWriter, signals: SignalHandler
+        forwarder: ReportForwarder, notify: SDNotify, logger: LogWriter, signals: SignalHandler
     ) {
         self.source = source
         self.defaultSurveySeconds = defaultSurveySeconds
         self.output = output
         self.control = control
+        self.forwarder = forwarder
         self.notify = notify
         self.logger = logger
         self.signals = signals
@@ -34,12 +37,12 @@ package final class RegistryService: SingletondService {
         await compose()
         let location = await appSingletons.locationManager
         let tasks = await appSingletons.longTaskManager
-        let forwarder = await forwardFixes(from: location)
+        await forwarder.start(from: location, output: output.output, control: control.server)
         let (source, notify) = (source, notify)
         let logging = logStates(await location.stateChanges(), tasks: await tasks.stateChanges()) {
             notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
         }
-        running.set((forwarder, logging))
+        running.set(logging)
         do {
             try await appSingletons.start()
             // A signal during startup: the source is not opened, and the shutdown follows at once.
@@ -57,11 +60,9 @@ package final class RegistryService: SingletondService {
         await appSingletons.longTaskManager.cancel()
         await appSingletons.locationManager.shutdown()
         await appSingletons.shutdown()
-        guard let (forwarder, logging) = running.ifStarted else { return }
-        // The source is closed: let the forwarder write the fixes it still holds.
-        forwarder.cancel()
-        await forwarder.value
-        logging.cancel()
+        // The source is closed: let the forwarder write the events it still holds.
+        await forwarder.stop()
+        running.ifStarted?.cancel()
     }
 
     /// Makes the process-wide container hold the live managers, location first, with the survey as the long
@@ -70,22 +71,6 @@ package final class RegistryService: SingletondService {
     private func compose() {
         appSingletons.declare(LocationManagerKey.self, LongTaskManagerKey.self)
         appSingletons.longTaskManager.defaultJob = SurveyJob.defaultJob(seconds: defaultSurveySeconds, logger: logger)
-    }
-
-    /// Writes a TPV line per fix to the output and to every watcher.
-    private func forwardFixes(from location: LocationManager) async -> Task<Void, Never> {
-        let updates = await location.updates(bufferSize: 1_024)
-        let (output, server) = (output.output, control.server)
-        return Task {
-            var line: [UInt8] = []
-            var writer = GPSDReportWriter()
-            for await update in updates {
-                line.removeAll(keepingCapacity: true)
-                writer.appendTPV(update.fix, to: &line)
-                output.write(line)
-                server.broadcast(line)
-            }
-        }
     }
 
     /// Logs every state change of the location and task managers and calls `changed` after each.

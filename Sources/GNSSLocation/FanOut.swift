@@ -1,14 +1,14 @@
-import GNSSProtocol
 import SingletonRegistry
 
-/// The set of ``LocationManager/updates(bufferSize:)`` subscribers.
+/// A set of subscribers of one of ``LocationManager``'s streams: ``LocationManager/updates(bufferSize:)``'s, or
+/// ``LocationManager/events(bufferSize:includingSentences:)``'s.
 ///
 /// It holds each subscription weakly: a subscriber that drops its sequence and iterator (stops iterating) is
 /// removed on the next send, without telling anyone.
 @RegistryActor
-final class FixFanOut {
+final class FanOut<Element: Sendable> {
     private struct Entry {
-        weak var subscription: FixSubscription?
+        weak var subscription: BoundedSubscription<Element>?
     }
 
     /// The subscriptions; only the manager's actor touches them, so a send with nobody subscribed reads one count.
@@ -23,27 +23,28 @@ final class FixFanOut {
         return entries.count
     }
 
-    /// Adds a subscriber with a buffer of `capacity` fixes.
-    func subscribe(capacity: Int) -> FixSubscription {
-        let subscription = FixSubscription(capacity: capacity)
+    /// Whether no subscriber is left, as far as the last send saw: one that stopped iterating since still counts.
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds `subscription`, which receives every element sent from now on.
+    func add(_ subscription: BoundedSubscription<Element>) {
         entries.append(Entry(subscription: subscription))
-        return subscription
     }
 
-    /// Offers `fix` to every subscriber, dropping those that stopped iterating; with none, only reads a count.
+    /// Offers `element` to every subscriber, dropping those that stopped iterating; with none, only reads a count.
     @inline(__always)
-    func send(_ fix: Fix) {
-        if !entries.isEmpty { offer(fix) }
+    func send(_ element: Element) {
+        if !entries.isEmpty { offer(element) }
     }
 
-    /// Offers `fix` to every subscriber, dropping those that stopped iterating.
+    /// Offers `element` to every subscriber, dropping those that stopped iterating.
     @inline(never)
-    private func offer(_ fix: Fix) {
+    private func offer(_ element: Element) {
         let current = entries
         var lost = false
         for entry in current {
             if let subscription = entry.subscription {
-                subscription.offer(fix)
+                subscription.offer(element)
             } else {
                 lost = true
             }

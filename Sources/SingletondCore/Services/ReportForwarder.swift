@@ -1,0 +1,131 @@
+import GNSSLocation
+import GNSSProtocol
+import SingletonRegistry
+import SystemCalls
+
+/// The daemon's one reader of the location manager's ordered events: it encodes each fix's TPV once, in the gpsd
+/// listener's form with the `device` member, and hands the same bytes to the output (as a line: the object and a
+/// newline), to the control socket's watchers and to the gpsd listener.
+///
+/// The listener also gets a SKY when the satellite view changes (encoded once per change), its DEVICE when the
+/// source comes and goes, and the raw sentences, all in the order the source produced them: a sentence before the
+/// fix it completes, the DEVICE of an active source before its first TPV. The listener is attached when it starts
+/// serving and detached before it stops; attaching it tells it the device's state and the latest SKY. Everything
+/// sent to the listener is sent under this forwarder's lock, so an attach never lands between two reports.
+package final class ReportForwarder: Sendable {
+    private struct State {
+        var listener: GPSDListener?
+        /// When the source became active (milliseconds since 1970), `nil` while it is not.
+        var activated: Int64?
+        /// The latest SKY object, while the source is active or before it first is.
+        var sky: [UInt8]?
+        /// How many TPVs were encoded.
+        var encodedTPVs = 0
+        var task: Task<Void, Never>?
+    }
+
+    /// The device the reports name: the listener's device path.
+    package let devicePath: String
+    private let includesSentences: Bool
+    private let logger: LogWriter
+    private let state = SanitizerVisibleMutex(State())
+
+    /// A forwarder whose reports name `devicePath`; it asks for the raw sentences when `includesSentences` (a gpsd
+    /// listener will be attached).
+    package init(devicePath: String, includesSentences: Bool, logger: LogWriter) {
+        self.devicePath = devicePath
+        self.includesSentences = includesSentences
+        self.logger = logger
+    }
+
+    /// How many TPVs were encoded: one per fix, however many destinations took it.
+    package var encodedTPVCount: Int { state.withLock { $0.encodedTPVs } }
+
+    /// Subscribes to `location`'s events and forwards them from a task of its own until ``stop()``.
+    package func start(from location: LocationManager, output: FixOutput?, control: ControlServer?) async {
+        let events = await location.events(bufferSize: 4_096, includingSentences: includesSentences)
+        let task = Task { await forward(events, output: output, control: control) }
+        state.withLock { $0.task = task }
+    }
+
+    /// Forwards the events already received, then ends the task.
+    package func stop() async {
+        let task = state.withLock { state in
+            defer { state.task = nil }
+            return state.task
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Makes `listener` get the reports from now on, starting with the device's state and the latest SKY.
+    package func attach(_ listener: GPSDListener) {
+        state.withLock { state in
+            state.listener = listener
+            if let activated = state.activated { listener.setDevice(activated: activated) }
+            if let sky = state.sky { listener.publish(.sky(sky)) }
+        }
+    }
+
+    /// Sends nothing more to the attached listener.
+    package func detach() {
+        state.withLock { $0.listener = nil }
+    }
+
+    private func forward(_ events: LocationEvents, output: FixOutput?, control: ControlServer?) async {
+        var writer = GPSDReportWriter()
+        var lastSky: SkyView?
+        for await event in events {
+            switch event {
+            case .fix(let fix):
+                var object: [UInt8] = []
+                writer.appendTPV(fix, device: devicePath, newline: false, to: &object)
+                state.withLock { state in
+                    state.encodedTPVs += 1
+                    // A fix comes from an active source: this holds even when the state change was dropped.
+                    Self.note(active: true, in: &state)
+                    state.listener?.publish(.tpv(object))
+                }
+                guard output != nil || control != nil else { continue }
+                let line = object + [0x0A]
+                output?.write(line)
+                control?.broadcast(line)
+            case .satellites(let sky):
+                guard sky != lastSky else { continue }
+                lastSky = sky
+                var object: [UInt8] = []
+                writer.appendSKY(sky, device: devicePath, newline: false, to: &object)
+                state.withLock { state in
+                    state.sky = object
+                    state.listener?.publish(.sky(object))
+                }
+            case .state(let locationState):
+                if !Self.isActive(locationState) { lastSky = nil }
+                state.withLock { Self.note(active: Self.isActive(locationState), in: &$0) }
+            case .sentence(let sentence):
+                state.withLock { $0.listener?.publish(.nmea(sentence)) }
+            case .dropped(let count):
+                logger.log(
+                    .warning, repeating: "location events dropped",
+                    "the reports fell behind the source: \(count) events dropped"
+                ) { "the reports fell behind the source \($0) times since the last line" }
+            }
+        }
+    }
+
+    /// Records whether the source is active and, when that changed, tells the listener with a DEVICE.
+    private static func note(active: Bool, in state: inout State) {
+        guard active != (state.activated != nil) else { return }
+        state.activated = active ? System.wallClockMilliseconds() : nil
+        if !active { state.sky = nil }
+        state.listener?.setDevice(activated: state.activated)
+    }
+
+    /// Whether a source in `state` is active: connected, with or without a fix.
+    private static func isActive(_ state: LocationState) -> Bool {
+        switch state {
+        case .waitingForFix, .fixed, .stale: true
+        case .idle, .connecting, .reconnecting, .failed: false
+        }
+    }
+}
