@@ -16,8 +16,8 @@ extension RegistryActor {
         precondition(isShared(isolation), "a scope entered synchronously off the registry's actor")
         typealias Configure = @RegistryActor (AppSingletons) throws -> Void
         var enter: @RegistryActor (Configure) throws -> SingletonScope = { try SingletonScope.enter($0) }
-        // Read through memory rather than `unsafeBitCast`, whose generic signature would make the compiler
-        // reabstract `configure` (a closure context allocated per call).
+        // The compiler reabstracts `configure` for this call through a thunk it allocates: one allocation, against
+        // the four executor switches of awaiting `enter` and `deactivate`.
         let enterHere = withUnsafePointer(to: &enter) {
             UnsafeRawPointer($0).load(as: ((Configure) throws -> SingletonScope).self)
         }
