@@ -7,24 +7,28 @@ import Synchronization
 /// ended (its slot free, or reused by a later scope) from a live one, so a task that outlives its scope reads the
 /// process-wide values.
 ///
-/// A slot's scope and container are kept in ``ScopeReadTable``'s entry of the same number, and the free slots in
-/// memory this type allocates: every variable here has a trivial type and a constant initial value, so using one
-/// makes no lazy-initialisation check (`swift_once`), which entering and leaving a scope would otherwise pay four
-/// times. Every variable is unchecked for exclusivity, like every hot-path variable of the registry: only
-/// ``RegistryActor`` touches them, synchronously, and no access to one is ever held across a call that could reach
-/// it again (CONCURRENCY.md, "The open registry").
+/// A slot's scope and container are kept in ``ScopeReadTable``'s entry of the same number, and the free slots in a
+/// ``RegistryTable``, all in ``RegistryTables``.
 @RegistryActor
 enum ActiveScopes {
-    /// Free slots, reused last-freed first: the first `freeCount` of `freeCapacity`.
-    @exclusivity(unchecked) private static var freeSlots: UnsafeMutablePointer<Int>? = nil
-    @exclusivity(unchecked) private static var freeCount = 0
-    @exclusivity(unchecked) private static var freeCapacity = 0
-    /// How many slots were ever used, slot 0 (the process-wide container's, never a scope's) included.
-    @exclusivity(unchecked) private static var slotCount = 1
-    /// The serial of the next scope; 0 is never used, so token 0 means "no scope".
-    @exclusivity(unchecked) private static var nextSerial: UInt64 = 1
-    /// How many scopes are active; a read checks only this while no scope is active.
-    @exclusivity(unchecked) private(set) static var count = 0
+    /// The free slots (a stack: reused last-freed first), how many slots were ever used (slot 0, the process-wide
+    /// container's and never a scope's, included), the serial of the next scope (0 is never used, so token 0 means
+    /// "no scope") and how many scopes are active (a read checks only this while no scope is active).
+    struct State {
+        var freeSlots = RegistryTable<Int>()
+        var slotCount = 1
+        var nextSerial: UInt64 = 1
+        var count = 0
+    }
+
+    /// Its part of ``RegistryTables``.
+    private static var state: State {
+        _read { yield RegistryTables.state.active }
+        _modify { yield &RegistryTables.state.active }
+    }
+
+    /// How many scopes are active.
+    static var count: Int { state.count }
 
     /// How many scopes ``SingletonScope/end()`` ended off the actor since ``releaseEnded()`` last looked: a hint
     /// that a slot holds a scope that has ended.
@@ -43,7 +47,7 @@ enum ActiveScopes {
         guard endedCount.load(ordering: .relaxed) != 0, endedCount.exchange(0, ordering: .acquiring) != 0 else {
             return
         }
-        for slot in 1..<slotCount {
+        for slot in 1..<state.slotCount {
             guard let scope = ScopeReadTable.scope(in: slot), scope.ended.load(ordering: .acquiring) else { continue }
             release(scope.token)
             // A scope with a lifecycle is shut down by its leaver, which holds it until then.
@@ -55,22 +59,21 @@ enum ActiveScopes {
     static func reserveToken() -> UInt64 {
         releaseEnded()
         let slot: Int
-        if freeCount != 0 {
-            freeCount &-= 1
-            slot = freeSlots.unsafelyUnwrapped[freeCount]
+        if let free = state.freeSlots.pop() {
+            slot = free
         } else {
-            slot = slotCount
+            slot = state.slotCount
             precondition(UInt64(slot) <= slotMask, "more than \(slotMask) override scopes are active")
-            slotCount += 1
+            state.slotCount += 1
         }
-        defer { nextSerial &+= 1 }
-        return nextSerial << slotBits | UInt64(slot)
+        defer { state.nextSerial &+= 1 }
+        return state.nextSerial << slotBits | UInt64(slot)
     }
 
     /// Makes `scope` active under the token it was made with.
     static func activate(_ scope: SingletonScope) {
         ScopeReadTable.set(slot: slot(of: scope.token), token: scope.token, scope: scope)
-        count &+= 1
+        state.count &+= 1
     }
 
     /// Frees `token`'s slot: its scope, if it was active, is not any more.
@@ -78,17 +81,15 @@ enum ActiveScopes {
         let slot = slot(of: token)
         if ScopeReadTable.token(in: slot) == token {
             ScopeReadTable.set(slot: slot, token: 0, scope: nil)
-            count &-= 1
+            state.count &-= 1
         }
-        if freeCount == freeCapacity { growFreeSlots() }
-        freeSlots.unsafelyUnwrapped[freeCount] = slot
-        freeCount &+= 1
+        state.freeSlots.push(slot)
     }
 
     /// The active scope `token` names, or `nil` when it names none (no scope, or one that has ended).
     static func scope(for token: UInt64) -> SingletonScope? {
         let slot = slot(of: token)
-        guard slot < slotCount, ScopeReadTable.token(in: slot) == token, let scope = ScopeReadTable.scope(in: slot),
+        guard slot < state.slotCount, ScopeReadTable.token(in: slot) == token, let scope = ScopeReadTable.scope(in: slot),
             !scope.ended.load(ordering: .acquiring)
         else { return nil }
         return scope
@@ -97,21 +98,9 @@ enum ActiveScopes {
     /// The active scopes, oldest first.
     static var all: [SingletonScope] {
         releaseEnded()
-        return (1..<slotCount).compactMap { ScopeReadTable.scope(in: $0) }
+        return (1..<state.slotCount).compactMap { ScopeReadTable.scope(in: $0) }
             .sorted { $0.token >> slotBits < $1.token >> slotBits }
     }
 
     private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & slotMask) }
-
-    /// Makes room for more free slots, keeping those there are.
-    private static func growFreeSlots() {
-        let newCapacity = max(16, freeCapacity * 2)
-        let grown = UnsafeMutablePointer<Int>.allocate(capacity: newCapacity)
-        if let freeSlots {
-            grown.moveInitialize(from: freeSlots, count: freeCount)
-            freeSlots.deallocate()
-        }
-        freeSlots = grown
-        freeCapacity = newCapacity
-    }
 }

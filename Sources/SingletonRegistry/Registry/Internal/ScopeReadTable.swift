@@ -1,8 +1,7 @@
 /// What a read through ``appSingletons`` looks at inside a scope: one entry per slot of ``ActiveScopes``, with the
 /// token of the scope in it and that scope's container. Entry 0 is never used: slot 0 holds no scope.
 ///
-/// The entries live in memory this type allocates, reached through variables of trivial type, so the lookup makes
-/// no lazy-initialisation check. Every change happens synchronously on ``RegistryActor``, as does every lookup (the
+/// The entries are a ``RegistryTable``, so the lookup makes no lazy-initialisation check. Every change happens synchronously on ``RegistryActor``, as does every lookup (the
 /// members of ``AppSingletons`` that call it are isolated, and the compiler hops to the actor before each).
 @RegistryActor
 enum ScopeReadTable {
@@ -13,12 +12,18 @@ enum ScopeReadTable {
         var singletons: AppSingletons?
     }
 
-    /// The entries, `nil` until the first scope; grown, never freed.
-    @exclusivity(unchecked) private static var entries: UnsafeMutablePointer<Entry>? = nil
-    /// How many entries `entries` has room for, all initialised.
-    @exclusivity(unchecked) private static var capacity = 0
-    /// `SingletonScope.tokenLocal`, set when the first scope is activated; `SingletonScope` owns it.
-    @exclusivity(unchecked) private static var tokenLocal: Unmanaged<TaskLocal<UInt64>>? = nil
+    /// The entries by slot (grown, never freed) and `SingletonScope.tokenLocal`, set when the first scope is
+    /// activated.
+    struct State {
+        var entries = RegistryTable<Entry>()
+        var tokenLocal: Unmanaged<TaskLocal<UInt64>>? = nil
+    }
+
+    /// Its part of ``RegistryTables``.
+    private static var state: State {
+        _read { yield RegistryTables.state.scopes }
+        _modify { yield &RegistryTables.state.scopes }
+    }
 
     /// The entry of the calling task's active scope, `nil` outside every active scope. Its container is borrowed
     /// in place by the caller, whose lookup releases nothing (`@_effects(releasenone)`), so the read retains
@@ -26,10 +31,13 @@ enum ScopeReadTable {
     /// caller's synchronous read.
     @inline(__always)
     static func entryOfCurrentTask() -> UnsafeMutablePointer<Entry>? {
-        guard ActiveScopes.count != 0, let entries, let tokenLocal else { return nil }
+        guard ActiveScopes.count != 0, let entries = state.entries.base, let tokenLocal = state.tokenLocal else {
+            return nil
+        }
         let token = token(in: tokenLocal)
         let slot = Int(truncatingIfNeeded: token & ActiveScopes.slotMask)
-        guard slot != 0, slot < capacity, entries[slot].token == token, let singletons = entries[slot].singletons,
+        guard slot != 0, slot < state.entries.capacity, entries[slot].token == token,
+            let singletons = entries[slot].singletons,
             !unsafeDowncast(singletons, to: SingletonScope.self).ended.load(ordering: .relaxed)
         else {
             return nil
@@ -57,32 +65,20 @@ enum ScopeReadTable {
     /// `nil`.
     static func set(slot: Int, token: UInt64, scope: SingletonScope?) {
         precondition(slot != 0, "slot 0 holds no scope")
-        if tokenLocal == nil { tokenLocal = Unmanaged.passUnretained(SingletonScope.tokenLocal) }
-        if slot >= capacity { grow(toHold: slot) }
-        entries.unsafelyUnwrapped[slot] = Entry(token: token, singletons: scope)
+        if state.tokenLocal == nil { state.tokenLocal = Unmanaged.passUnretained(SingletonScope.tokenLocal) }
+        if slot >= state.entries.capacity { state.entries.grow(toHold: slot, filling: Entry(token: 0, singletons: nil)) }
+        state.entries[slot] = Entry(token: token, singletons: scope)
     }
 
     /// The token of the scope in `slot`, 0 where none is (or the table has no such entry yet).
     static func token(in slot: Int) -> UInt64 {
-        slot < capacity ? entries.unsafelyUnwrapped[slot].token : 0
+        slot < state.entries.capacity ? state.entries[slot].token : 0
     }
 
     /// The scope in `slot`, if any.
     static func scope(in slot: Int) -> SingletonScope? {
-        guard slot < capacity, let singletons = entries.unsafelyUnwrapped[slot].singletons else { return nil }
+        guard slot < state.entries.capacity, let singletons = state.entries[slot].singletons else { return nil }
         // Only `set(slot:token:scope:)` stores here, and it stores scopes.
         return unsafeDowncast(singletons, to: SingletonScope.self)
-    }
-
-    /// Makes room for an entry at `slot`, keeping the entries there are and freeing the new ones.
-    private static func grow(toHold slot: Int) {
-        let newCapacity = max(16, capacity * 2, slot + 1)
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
-        if let entries { grown.moveInitialize(from: entries, count: capacity) }
-        (grown + capacity).initialize(
-            repeating: Entry(token: 0, singletons: nil), count: newCapacity - capacity)
-        entries?.deallocate()
-        entries = grown
-        capacity = newCapacity
     }
 }

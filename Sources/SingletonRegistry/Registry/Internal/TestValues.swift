@@ -11,7 +11,7 @@ enum TestValues {
         _typeByName("24SingletonRegistryTesting19SwiftTestingContextO") as? any SingletonTestContext.Type
 
     /// Set by the default ``SingletonKey/testValue`` while it runs: the key declares none.
-    @exclusivity(unchecked) static var fellBackToLiveValue = false
+    static var fellBackToLiveValue = false
 
     /// The containers of tests that read values without the `.singletons` trait, by test.
     private static var containers: [AnyHashable: AppSingletons] = [:]
