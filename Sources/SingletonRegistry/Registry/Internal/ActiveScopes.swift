@@ -89,7 +89,8 @@ enum ActiveScopes {
     /// The active scope `token` names, or `nil` when it names none (no scope, or one that has ended).
     static func scope(for token: UInt64) -> SingletonScope? {
         let slot = slot(of: token)
-        guard slot < state.slotCount, ScopeReadTable.token(in: slot) == token, let scope = ScopeReadTable.scope(in: slot),
+        guard slot < state.slotCount, ScopeReadTable.token(in: slot) == token,
+            let scope = ScopeReadTable.scope(in: slot),
             !scope.ended.load(ordering: .acquiring)
         else { return nil }
         return scope

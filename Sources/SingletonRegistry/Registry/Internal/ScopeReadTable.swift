@@ -66,7 +66,9 @@ enum ScopeReadTable {
     static func set(slot: Int, token: UInt64, scope: SingletonScope?) {
         precondition(slot != 0, "slot 0 holds no scope")
         if state.tokenLocal == nil { state.tokenLocal = Unmanaged.passUnretained(SingletonScope.tokenLocal) }
-        if slot >= state.entries.capacity { state.entries.grow(toHold: slot, filling: Entry(token: 0, singletons: nil)) }
+        if slot >= state.entries.capacity {
+            state.entries.grow(toHold: slot, filling: Entry(token: 0, singletons: nil))
+        }
         state.entries[slot] = Entry(token: token, singletons: scope)
     }
 
