@@ -12,12 +12,8 @@
 /// }
 /// ```
 public func unimplemented<each A, R>(
-    _ description: String,
-    placeholder: @autoclosure @escaping @Sendable () -> R,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
+    _ description: String, placeholder: @autoclosure @escaping @Sendable () -> R,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> @Sendable (repeat each A) -> R {
     let endpoint = UnimplementedEndpoint(description, fileID: fileID, filePath: filePath, line: line, column: column)
     return { (_: repeat each A) in
@@ -31,10 +27,7 @@ public func unimplemented<each A, R>(
 /// naming `description`.
 public func unimplemented<each A>(
     _ description: String,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> @Sendable (repeat each A) -> Void {
     let endpoint = UnimplementedEndpoint(description, fileID: fileID, filePath: filePath, line: line, column: column)
     return { (_: repeat each A) in endpoint.recordOrStop() }
@@ -44,12 +37,8 @@ public func unimplemented<each A>(
 /// the test, at the place `unimplemented` was written, and returns `placeholder()`; outside tests, it stops the
 /// process with a `fatalError` naming `description`.
 public func unimplemented<each A, R>(
-    _ description: String,
-    placeholder: @autoclosure @escaping @Sendable () -> R,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
+    _ description: String, placeholder: @autoclosure @escaping @Sendable () -> R,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> @Sendable (repeat each A) async -> R {
     let call: @Sendable (repeat each A) -> R = unimplemented(
         description, placeholder: placeholder(), fileID: fileID, filePath: filePath, line: line, column: column)
@@ -61,10 +50,7 @@ public func unimplemented<each A, R>(
 /// `fatalError` naming `description`.
 public func unimplemented<each A>(
     _ description: String,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> @Sendable (repeat each A) async -> Void {
     let call: @Sendable (repeat each A) -> Void = unimplemented(
         description, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -84,10 +70,7 @@ public func unimplemented<each A>(
 /// ```
 public func unimplemented<each A, R>(
     _ description: String,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> @Sendable (repeat each A) throws -> R {
     let endpoint = UnimplementedEndpoint(description, fileID: fileID, filePath: filePath, line: line, column: column)
     return { (_: repeat each A) in try endpoint.recordAndThrow() }
@@ -98,10 +81,7 @@ public func unimplemented<each A, R>(
 /// place `unimplemented` was written.
 public func unimplemented<each A, R>(
     _ description: String,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> @Sendable (repeat each A) async throws -> R {
     let call: @Sendable (repeat each A) throws -> R = unimplemented(
         description, fileID: fileID, filePath: filePath, line: line, column: column)
