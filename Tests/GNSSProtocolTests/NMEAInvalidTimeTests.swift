@@ -15,7 +15,8 @@ import Testing
 
     static func decode(_ bodies: [String]) -> (fixes: [Fix], statistics: NMEAStatistics) {
         let text = bodies.map { NMEAFramingTests.line($0) + "\r\n" }.joined()
-        let (events, statistics) = NMEADecoder.decode(Array(text.utf8))
+        // The cycles are dated 1994 (the NMEA standard's example): kept as sent, not moved 1024 weeks.
+        let (events, statistics) = NMEADecoder.decode(Array(text.utf8), weekRollover: .asSent)
         let fixes = events.compactMap { event -> Fix? in
             if case .fix(let fix) = event { fix } else { nil }
         }

@@ -22,11 +22,23 @@ import Testing
         #expect(try DecodeCommand.parse(["log.nmea", "--help"]) == .help)
     }
 
+    @Test func weekRolloverIsAsSentUnlessGpsdIsAskedFor() throws {
+        #expect(try DecodeCommand.parse(["log.nmea"]) == .decode(input: "log.nmea", device: nil, weekRollover: .asSent))
+        #expect(
+            try DecodeCommand.parse(["--week-rollover", "gpsd", "log.nmea"])
+                == .decode(input: "log.nmea", device: nil, weekRollover: .gpsd))
+        #expect(
+            try DecodeCommand.parse(["--week-rollover", "as-sent", "-"])
+                == .decode(input: "-", device: nil, weekRollover: .asSent))
+    }
+
     @Test(arguments: [
         (["--bogus"], "unknown option '--bogus'"),
         (["a.nmea", "b.nmea"], "more than one input"),
         (["-", "-"], "more than one input"),
         (["--device"], "--device needs a name"),
+        (["--week-rollover"], "--week-rollover needs as-sent or gpsd"),
+        (["--week-rollover", "1024"], "--week-rollover takes as-sent or gpsd, not '1024'"),
     ])
     func wrongArgumentsAreUsageErrors(arguments: [String], expected: String) {
         #expect(throws: UsageError(expected)) { try DecodeCommand.parse(arguments) }

@@ -1,5 +1,6 @@
 import Foundation
 import GNSSProtocol
+import TestSupport
 import Testing
 
 /// `singletond decode` as scripts run it: NMEA from a file or standard input, gpsd-style JSON lines on standard
@@ -15,7 +16,8 @@ import Testing
 
     /// What the library's decoder makes of ``fixture``: the reference for what the binary must print.
     static func decodedFixture() throws -> (fixes: [Fix], skyCount: Int, statistics: NMEAStatistics) {
-        let (events, statistics) = NMEADecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: fixture))))
+        let (events, statistics) = NMEADecoder.decode(
+            Array(try Data(contentsOf: URL(fileURLWithPath: fixture))), weekRollover: .asSent)
         let fixes = events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
         return (fixes, events.count { if case .sky = $0 { true } else { false } }, statistics)
     }
@@ -52,8 +54,44 @@ import Testing
                     + "bad checksum \(statistics.badChecksum), too long \(statistics.tooLong), "
                     + "unknown \(statistics.unsupported), malformed \(statistics.malformed), "
                     + "truncated \(statistics.truncated), noise bytes \(statistics.noiseBytes), "
-                    + "fixes \(fixes.count), sky \(skyCount)"
+                    + "fixes \(fixes.count), sky \(skyCount), week rollover: as-sent (dates as the receiver sent them)"
             ])
+    }
+
+    /// Three cycles of a receiver dated 1999-03-15, as one whose GPS week rolled over reports 2018-10-29.
+    static let dated1999 = (5...7).map { second in
+        NMEAChecksum.sentence("GPRMC,03040\(second),A,3352.1280,S,15112.5580,E,0.0,300.0,150399,12.5,E")
+            + NMEAChecksum.sentence("GPGGA,03040\(second),3352.1280,S,15112.5580,E,1,08,0.9,58.0,M,22.0,M,,")
+    }.joined()
+
+    /// A recording keeps its dates unless gpsd's rule is asked for; then they are gpsdecode's (2018-10-29 for
+    /// these sentences, checked with gpsd 3.22's gpsdecode), and the summary says which rule ran and how often it
+    /// moved a time.
+    @Test func theSummaryNamesTheWeekRolloverRuleItApplied() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("dated-1999.nmea")
+        try Self.dated1999.write(toFile: path, atomically: false, encoding: .utf8)
+        let summary =
+            "singletond decode: \(path): sentences 6, decoded 6, bad checksum 0, too long 0, unknown 0, malformed 0, "
+            + "truncated 0, noise bytes 0, fixes 3, sky 0, "
+        let times = (5...7).map { "T03:04:0\($0).000Z" }
+
+        let asSent = try await SingletondProcess.run(["decode", path])
+        #expect(asSent.status == 0)
+        #expect(asSent.stderr == [summary + "week rollover: as-sent (dates as the receiver sent them)"])
+        #expect(Self.times(asSent.stdout) == times.map { "1999-03-15" + $0 })
+
+        let gpsd = try await SingletondProcess.run(["decode", "--week-rollover", "gpsd", path])
+        #expect(gpsd.status == 0)
+        #expect(gpsd.stderr == [summary + "week rollover: gpsd (times before 2017 moved 1024 weeks forward: 3)"])
+        #expect(Self.times(gpsd.stdout) == times.map { "2018-10-29" + $0 })
+    }
+
+    /// The `time` of every TPV line.
+    static func times(_ lines: [String]) -> [String] {
+        lines.compactMap { try? JSONValue(parsing: $0) }.filter { $0["class"]?.stringValue == "TPV" }
+            .compactMap { $0["time"]?.stringValue }
     }
 
     @Test func anUnreadableFileIsNamedAndExits1() async throws {

@@ -5,8 +5,21 @@
 ///
 /// Century rule for RMC's two-digit year: once a ZDA has given a four-digit year, its century is used (moving to
 /// the next century when the year goes from 99 to 00); before any ZDA, years 80–99 are 1980–1999 and 00–79 are
-/// 2000–2079 (GPS began in 1980). Unlike gpsd we never move dates forward by 1024 weeks.
+/// 2000–2079 (GPS began in 1980), as in gpsd before any ZDA.
+///
+/// Week rollover: under ``WeekRolloverRule/gpsd`` an instant before 2017-01-01 moves 1024 weeks forward and the
+/// clock keeps the moved date (gpsd writes it back into its session), so the next time of day on that date that is
+/// still before 2017 moves again; a new date from RMC or ZDA replaces it.
 struct NMEAClock: Sendable {
+    /// 2017-01-01T00:00:00Z in milliseconds since 1970: gpsd moves an NMEA time before it (1483228800 s).
+    static let rolloverFloor: Int64 = 1_483_228_800_000
+    /// 1024 GPS weeks in days (619,315,200 s).
+    static let rolloverDays = 7_168
+
+    /// What to do with a date that may be 1024 weeks late.
+    var weekRollover = WeekRolloverRule.gpsd
+    /// How often a time was moved 1024 weeks forward.
+    private(set) var rolloverCorrections = 0
     /// Days since 1970-01-01 of the current date, once a date has been seen.
     private(set) var day: Int?
     private var lastTimeOfDay: Int?
@@ -25,8 +38,15 @@ struct NMEAClock: Sendable {
             day! += 1
         }
         lastTimeOfDay = timeOfDay
-        guard let day else { return nil }
-        return GNSSTime(millisecondsSince1970: Int64(day) * 86_400_000 + Int64(timeOfDay))
+        guard var day else { return nil }
+        var instant = Int64(day) * 86_400_000 + Int64(timeOfDay)
+        if instant < Self.rolloverFloor && weekRollover == .gpsd {
+            day += Self.rolloverDays
+            instant += Int64(Self.rolloverDays) * 86_400_000
+            self.day = day
+            rolloverCorrections += 1
+        }
+        return GNSSTime(millisecondsSince1970: instant)
     }
 
     /// Sets the date from RMC's `ddmmyy` digits; returns `false` when they are not a date.

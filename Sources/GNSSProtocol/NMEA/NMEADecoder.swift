@@ -4,6 +4,10 @@
 /// Complete sentences are parsed in place; once warmed up the decoder allocates nothing per sentence (a sky view
 /// shares its satellite array with the decoder until one of them changes it).
 ///
+/// Dates: RMC's two-digit year is read in the century of the last ZDA, else as 1980–2079; then, by default, a time
+/// before 2017 is moved 1024 GPS weeks forward, as gpsd moves it (``WeekRolloverRule/gpsd``, for a receiver whose
+/// week number rolled over). Decode a recording with ``WeekRolloverRule/asSent`` to keep its dates.
+///
 /// ```swift
 /// var decoder = NMEADecoder()
 /// decoder.feed(bytes) { event in print(event) }
@@ -13,9 +17,11 @@ public struct NMEADecoder: Sendable {
     private var framer = NMEAFramer()
     private var sentences: NMEASentenceDecoder
 
-    /// Creates a decoder; `device` is copied into every fix and sky view (TPV/SKY `device`).
-    public init(device: String? = nil) {
-        sentences = NMEASentenceDecoder(device: device)
+    /// Creates a decoder; `device` is copied into every fix and sky view (TPV/SKY `device`); `weekRollover` says
+    /// what becomes of a date that may be 1024 weeks late: gpsd's correction, for a live receiver, unless told
+    /// ``WeekRolloverRule/asSent``, for a recording.
+    public init(device: String? = nil, weekRollover: WeekRolloverRule = .gpsd) {
+        sentences = NMEASentenceDecoder(device: device, weekRollover: weekRollover)
     }
 
     /// What the decoder has seen so far.
@@ -73,10 +79,10 @@ public struct NMEADecoder: Sendable {
     }
 
     /// Decodes a whole input at once: every event in order, the last cycle included, and the statistics.
-    public static func decode(_ bytes: [UInt8], device: String? = nil) -> (
-        events: [NMEAEvent], statistics: NMEAStatistics
-    ) {
-        var decoder = NMEADecoder(device: device)
+    public static func decode(
+        _ bytes: [UInt8], device: String? = nil, weekRollover: WeekRolloverRule = .gpsd
+    ) -> (events: [NMEAEvent], statistics: NMEAStatistics) {
+        var decoder = NMEADecoder(device: device, weekRollover: weekRollover)
         var events: [NMEAEvent] = []
         decoder.feed(bytes) { events.append($0) }
         decoder.finish { events.append($0) }

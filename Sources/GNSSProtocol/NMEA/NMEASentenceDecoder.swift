@@ -11,10 +11,14 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         var c = tallies
         c.fixes = cycle.fixesReported
         c.skyViews = cycle.skyViewsReported
+        c.weekRolloverCorrections = cycle.clock.rolloverCorrections
         return c
     }
 
-    init(device: String?) { cycle = CycleAssembler(device: device) }
+    init(device: String?, weekRollover: WeekRolloverRule) {
+        cycle = CycleAssembler(device: device)
+        cycle.clock.weekRollover = weekRollover
+    }
 
     @inline(__always)
     private static func hexValue(_ c: UInt8) -> UInt8? {

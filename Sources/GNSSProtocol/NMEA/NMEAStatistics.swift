@@ -24,6 +24,8 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var fixes = 0
     /// Sky views emitted.
     public var skyViews = 0
+    /// Times moved 1024 weeks forward under ``WeekRolloverRule/gpsd`` (each sentence whose time was moved counts).
+    public var weekRolloverCorrections = 0
 
     /// Creates zeroed counters.
     public init() {}
@@ -32,6 +34,7 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "sentences \(sentences) decoded \(decoded) bad-checksum \(badChecksum) too-long \(tooLong) "
             + "unsupported \(unsupported) malformed \(malformed) truncated \(truncated) "
-            + "noise-bytes \(noiseBytes) comments \(comments) fixes \(fixes) sky \(skyViews)"
+            + "noise-bytes \(noiseBytes) comments \(comments) fixes \(fixes) sky \(skyViews) "
+            + "week-rollover-corrections \(weekRolloverCorrections)"
     }
 }

@@ -8,7 +8,7 @@ package enum Usage {
         usage: singletond [run] [SOURCE] [OPTIONS]     run the daemon (no arguments: the built-in demo track)
                singletond status | watch | cancel [--control PATH] [--timeout N]
                singletond survey [SECONDS] [--control PATH] [--timeout N]
-               singletond decode [--device NAME] [FILE|-]
+               singletond decode [--device NAME] [--week-rollover as-sent|gpsd] [FILE|-]
                singletond --help | --version
 
         sources (one):
