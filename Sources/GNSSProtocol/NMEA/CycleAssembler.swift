@@ -24,7 +24,7 @@ struct CycleAssembler: Sendable {
     /// The previous cycle as it stood when the next one began, reported or not (gpsd's `oldfix`): the reference
     /// for derived speed and climb and for not downgrading a 3D fix to 2D on RMC/GLL. Only the fields those read,
     /// so that starting a cycle copies no whole `Fix`.
-    private var lastCycle: PreviousCycle?
+    private(set) var lastCycle: PreviousCycle?
     /// The fixes reported so far (the decoder's `fixes` count).
     private(set) var fixesReported = 0
     /// The sky views reported so far (the decoder's `skyViews` count).
@@ -85,6 +85,7 @@ struct CycleAssembler: Sendable {
     /// Reports the cycle when `type` is its learned ender (never in continuation mode).
     mutating func endIfEnder(_ type: NMEASentenceType, reports: inout some NMEAReportSink) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
+        applyErrorModel()
         if detector.ends(type) && !reported && hasContent && !continuation { report(last: false, &reports) }
     }
 
@@ -99,6 +100,7 @@ struct CycleAssembler: Sendable {
     @inline(__always)
     mutating func sentenceDone() {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
+        applyErrorModel()
         if continuation && !timedSentence && hasContent { fixIsReportable = true }
         timedSentence = false
     }
@@ -186,6 +188,12 @@ struct PreviousCycle: Sendable {
     var longitude: Double?
     /// The previous cycle's altitude above mean sea level.
     var altitudeMSL: Double?
+    /// The previous cycle's longitude error estimate, for the speed error.
+    var epx: Double?
+    /// The previous cycle's latitude error estimate, for the speed error.
+    var epy: Double?
+    /// The previous cycle's vertical error estimate, for the climb error.
+    var epv: Double?
 
     /// The fields of `fix` that a later cycle reads.
     init(_ fix: Fix) {
@@ -194,6 +202,9 @@ struct PreviousCycle: Sendable {
         latitude = fix.latitude
         longitude = fix.longitude
         altitudeMSL = fix.altitudeMSL
+        epx = fix.epx
+        epy = fix.epy
+        epv = fix.epv
     }
 }
 
@@ -217,6 +228,14 @@ struct ReportMaskedFields: Sendable {
     var altitudeMSL: Double?
     /// The fix's climb.
     var climb: Double?
+    /// The fix's geoid separation.
+    var geoidSeparation: Double?
+    /// The fix's magnetic variation.
+    var magneticVariation: Double?
+    /// The fix's error estimates that gpsd prints only with a 2D fix: epx, epy, epv, eph, sep, eps, epd.
+    var horizontalErrors: (Double?, Double?, Double?, Double?, Double?, Double?, Double?)
+    /// The fix's climb error, which gpsd prints only with a 3D fix.
+    var epc: Double?
 }
 
 extension Fix {
@@ -225,7 +244,9 @@ extension Fix {
     mutating func maskForReport(previous: PreviousCycle?) -> ReportMaskedFields {
         let kept = ReportMaskedFields(
             latitude: latitude, longitude: longitude, speed: speed, track: track, magneticTrack: magneticTrack,
-            status: status, altitudeHAE: altitudeHAE, altitudeMSL: altitudeMSL, climb: climb)
+            status: status, altitudeHAE: altitudeHAE, altitudeMSL: altitudeMSL, climb: climb,
+            geoidSeparation: geoidSeparation, magneticVariation: magneticVariation,
+            horizontalErrors: (epx, epy, epv, eph, sep, eps, epd), epc: epc)
         if mode < .twoD {
             latitude = nil
             longitude = nil
@@ -233,11 +254,15 @@ extension Fix {
             track = nil
             magneticTrack = nil
             status = nil
+            magneticVariation = nil
+            (epx, epy, epv, eph, sep, eps, epd) = (nil, nil, nil, nil, nil, nil, nil)
         }
         if mode < .threeD {
             altitudeHAE = nil
             altitudeMSL = nil
             climb = nil
+            geoidSeparation = nil
+            epc = nil
         }
         if mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time, let t1 = time,
             let a0 = prev.altitudeMSL, let a1 = altitudeMSL, t1 > t0
@@ -258,5 +283,9 @@ extension Fix {
         altitudeHAE = kept.altitudeHAE
         altitudeMSL = kept.altitudeMSL
         climb = kept.climb
+        geoidSeparation = kept.geoidSeparation
+        magneticVariation = kept.magneticVariation
+        (epx, epy, epv, eph, sep, eps, epd) = kept.horizontalErrors
+        epc = kept.epc
     }
 }

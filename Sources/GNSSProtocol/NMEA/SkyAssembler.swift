@@ -32,9 +32,6 @@ struct SkyAssembler: Sendable {
     private mutating func takeIfComplete(time: GNSSTime?) -> SkyView? {
         guard complete else { return nil }
         complete = false
-        for k in view.satellites.indices {
-            view.satellites[k].used = used.contains(view.satellites[k].prn)
-        }
         view.time = time
         return view
     }
@@ -83,9 +80,13 @@ struct SkyAssembler: Sendable {
         var k = 4
         while k < f.count {
             if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system) {
-                let el = f.double(k + 1)
-                let az = f.double(k + 2)
-                let ss = f.double(k + 3)
+                // As gpsd reads them: whole numbers, an empty field being 0; an elevation beyond ±90 degrees or an
+                // azimuth outside 0...359 is dropped, as gpsd leaves it out of SKY and out of the DOPs.
+                let elevation = f.leadingInt(k + 1)
+                let azimuth = f.leadingInt(k + 2)
+                let el = abs(elevation) <= 90 ? Double(elevation) : nil
+                let az = azimuth >= 0 && azimuth <= 359 ? Double(azimuth) : nil
+                let ss = Double(f.leadingInt(k + 3))
                 // A PRN the set cannot hold is looked for in the list (never, with the PRNs `identify` gives).
                 let listed = PRNSet.holds(id.prn) ? inView.contains(id.prn) : true
                 if listed, let existing = view.satellites.firstIndex(where: { $0.prn == id.prn }) {
@@ -96,12 +97,32 @@ struct SkyAssembler: Sendable {
                     view.satellites.append(
                         Satellite(
                             prn: id.prn, gnssID: id.gnssID, svID: id.svID, elevation: el, azimuth: az,
-                            signalStrength: ss))
+                            signalStrength: ss, used: ss > 0 && used.contains(id.prn)))
                     inView.insert(id.prn)
                 }
             }
             k += 4
         }
-        if part == total { complete = true }
+        if part == total {
+            complete = true
+            fillDOPs()
+        }
+    }
+
+    /// gpsd at a completed GSV series: the DOPs no receiver sentence gives (xdop, ydop, tdop, gdop) from the used
+    /// satellites' geometry, and hdop, vdop and pdop the same way while no sentence gave them.
+    private mutating func fillDOPs() {
+        view.xdop = nil
+        view.ydop = nil
+        view.tdop = nil
+        view.gdop = nil
+        guard let geometry = SatelliteGeometry(view.satellites) else { return }
+        view.xdop = geometry.xdop
+        view.ydop = geometry.ydop
+        view.tdop = geometry.tdop
+        view.gdop = geometry.gdop
+        if view.hdop == nil { view.hdop = geometry.hdop }
+        if view.vdop == nil { view.vdop = geometry.vdop }
+        if view.pdop == nil { view.pdop = geometry.pdop }
     }
 }
