@@ -59,6 +59,7 @@ package struct GPSDReportWriter {
             w.number(",\"geoidSep\":", fix.geoidSeparation, 3, &out)
             w.number(",\"eph\":", fix.eph, 3, &out)
             w.number(",\"sep\":", fix.sep, 3, &out)
+            w.number(",\"depth\":", fix.depth, 3, &out)
             w.reserve(2, &out)
             w.byte(0x7D)
             if newline { w.byte(0x0A) }

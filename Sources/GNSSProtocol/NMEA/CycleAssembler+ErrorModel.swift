@@ -59,8 +59,10 @@ extension CycleAssembler {
         guard fix.mode >= .twoD else { return }
         let uere = Self.uere(dgps: fix.status == 2)
         let dops = sky.view
-        if let xdop = dops.xdop { fix.epx = xdop * uere.horizontal }
-        if let ydop = dops.ydop { fix.epy = ydop * uere.horizontal }
+        if !sentenceErrors.contains(.horizontal) {
+            if let xdop = dops.xdop { fix.epx = xdop * uere.horizontal }
+            if let ydop = dops.ydop { fix.epy = ydop * uere.horizontal }
+        }
         if fix.mode >= .threeD, fix.epv == nil, let vdop = dops.vdop { fix.epv = vdop * uere.vertical }
         if fix.eph == nil, let hdop = dops.hdop { fix.eph = hdop * uere.position }
         if fix.sep == nil, let pdop = dops.pdop { fix.sep = pdop * uere.position }
@@ -69,7 +71,7 @@ extension CycleAssembler {
         else { return }
         let seconds = Double(t1.millisecondsSince1970 - t0.millisecondsSince1970) / 1_000
         let spread = Self.emax(fix.epx ?? .nan, fix.epy ?? .nan)
-        if let oldX = previous.epx, let oldY = previous.epy {
+        if !sentenceErrors.contains(.speed), let oldX = previous.epx, let oldY = previous.epy {
             let eps = (Self.emax(oldX, oldY) + spread) / seconds
             if eps.isFinite { fix.eps = eps }
         }

@@ -39,6 +39,8 @@ struct CycleAssembler: Sendable {
     private var lastReportable = Fix()
     /// Whether `lastReportable` holds this cycle's kept state.
     private var hasLastReportable = false
+    /// The error estimates the sentence being applied gave itself (cleared by `sentenceDone`).
+    var sentenceErrors = SentenceErrors()
     /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
     private var timedSentence = false
     /// The device name put in every fix and view.
@@ -103,6 +105,7 @@ struct CycleAssembler: Sendable {
         applyErrorModel()
         if continuation && !timedSentence && hasContent { fixIsReportable = true }
         timedSentence = false
+        sentenceErrors = []
     }
 
     /// gpsd's speed of last resort: distance from the previous cycle's position over the time between them.
@@ -236,6 +239,8 @@ struct ReportMaskedFields: Sendable {
     var horizontalErrors: (Double?, Double?, Double?, Double?, Double?, Double?, Double?)
     /// The fix's climb error, which gpsd prints only with a 3D fix.
     var epc: Double?
+    /// The depth below the transducer, which gpsd prints only with a 2D fix.
+    var depth: Double?
 }
 
 extension Fix {
@@ -246,7 +251,7 @@ extension Fix {
             latitude: latitude, longitude: longitude, speed: speed, track: track, magneticTrack: magneticTrack,
             status: status, altitudeHAE: altitudeHAE, altitudeMSL: altitudeMSL, climb: climb,
             geoidSeparation: geoidSeparation, magneticVariation: magneticVariation,
-            horizontalErrors: (epx, epy, epv, eph, sep, eps, epd), epc: epc)
+            horizontalErrors: (epx, epy, epv, eph, sep, eps, epd), epc: epc, depth: depth)
         if mode < .twoD {
             latitude = nil
             longitude = nil
@@ -256,6 +261,7 @@ extension Fix {
             status = nil
             magneticVariation = nil
             (epx, epy, epv, eph, sep, eps, epd) = (nil, nil, nil, nil, nil, nil, nil)
+            depth = nil
         }
         if mode < .threeD {
             altitudeHAE = nil
@@ -287,5 +293,6 @@ extension Fix {
         magneticVariation = kept.magneticVariation
         (epx, epy, epv, eph, sep, eps, epd) = kept.horizontalErrors
         epc = kept.epc
+        depth = kept.depth
     }
 }

@@ -107,6 +107,11 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             }
         }
         // Address: a two-letter talker and a three-letter type; `$P...` is proprietary, `!` is AIS.
+        if p[0] == 0x24, p[1] == 0x50, bodyEnd >= 6, applyProprietary(p, bodyEnd, scanned.count, starts) {
+            tallies.decoded += 1
+            cycle.sentenceDone()
+            return
+        }
         guard p[0] == 0x24, bodyEnd >= 6, p[1] != 0x50, bodyEnd == 6 || p[6] == 0x2C else {
             tallies.unsupported += 1
             // gpsd reports after any sentence it does not decode when in continuation mode.
@@ -123,6 +128,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
                 fields.count + (bodyEnd < n ? 1 : 0) >= 8
             {
                 cycle.cycleContinuer()
+                cycle.applyDBT(fields)
             }
             cycle.sentenceDone()
             return
@@ -145,8 +151,26 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .gsv: cycle.applyGSV(fields, system: system)
             case .vtg: cycle.applyVTG(fields)
             case .zda: cycle.applyZDA(fields, reports: &reports)
+            case .gbs: cycle.applyGBS(fields)
+            case .hdg: cycle.applyHDG(fields)
             }
         cycle.sentenceDone()
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
+    }
+
+    /// Applies the proprietary sentences gpsd takes error estimates from (`$PSRFEPE`, `$PGRME`); false for others.
+    private mutating func applyProprietary(
+        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt16>
+    ) -> Bool {
+        let fields = NMEAFields(base: p + 1, starts: starts, count: count)
+        if bodyEnd >= 8, p[2] == 0x53, p[3] == 0x52, p[4] == 0x46, p[5] == 0x45, p[6] == 0x50, p[7] == 0x45 {
+            cycle.applyPSRFEPE(fields)
+            return true
+        }
+        if bodyEnd >= 6, p[2] == 0x47, p[3] == 0x52, p[4] == 0x4D, p[5] == 0x45, bodyEnd == 6 || p[6] == 0x2C {
+            cycle.applyPGRME(fields)
+            return true
+        }
+        return false
     }
 }

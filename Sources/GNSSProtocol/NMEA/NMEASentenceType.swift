@@ -1,6 +1,6 @@
 /// The NMEA 0183 sentence types the decoder understands, recognised by the three letters after the talker.
 enum NMEASentenceType: UInt8, Sendable, CaseIterable {
-    case gga, rmc, gll, gns, gsa, gsv, vtg, zda
+    case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg
 
     /// The type named by three ASCII letters, or `nil` for any other sentence.
     @inline(__always)
@@ -14,6 +14,8 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         case (0x47, 0x53, 0x56): .gsv  // GSV
         case (0x56, 0x54, 0x47): .vtg  // VTG
         case (0x5A, 0x44, 0x41): .zda  // ZDA
+        case (0x47, 0x42, 0x53): .gbs  // GBS
+        case (0x48, 0x44, 0x47): .hdg  // HDG
         default: nil
         }
     }
@@ -23,7 +25,7 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         switch self {
         case .gga, .rmc, .gns: 1
         case .gll: 5
-        case .gsa, .gsv, .vtg, .zda: nil
+        case .gsa, .gsv, .vtg, .zda, .gbs, .hdg: nil
         }
     }
 

@@ -48,6 +48,8 @@ public struct Fix: Sendable, Hashable {
     public var ept: Double?
     /// Estimated spherical (3D) position error in metres (TPV `sep`).
     public var sep: Double?
+    /// Depth below the transducer in metres, from a depth sounder's DBT sentence (TPV `depth`).
+    public var depth: Double?
     /// The device that produced the fix, when known (TPV `device`).
     public var device: String?
 
@@ -111,6 +113,7 @@ extension Fix {
         epd = nil
         ept = nil
         sep = nil
+        depth = nil
         assert(self == Fix(device: device), "Fix.clearMeasurements() misses a stored property")
     }
 }

@@ -1,0 +1,82 @@
+/// The sentences that carry error estimates, heading or depth, applied as gpsd 3.22's NMEA driver applies them
+/// (`drivers/driver_nmea0183.c`). None of them starts or ends a cycle.
+extension CycleAssembler {
+    /// gpsd's `GPSD_CONFIDENCE / CEP50_SIGMA`: Garmin's 50% figures scaled to gpsd's 95%.
+    private static let garminScale = 2.45 / 1.18
+
+    /// GBS: one-sigma latitude, longitude and altitude errors, taken when the sentence's time of day is the
+    /// cycle's (to the second, as gpsd compares it).
+    mutating func applyGBS(_ fields: NMEAFields) -> Bool {
+        guard let timeOfDay = fields.timeOfDay(1), let cycleTime = detector.cycleTime,
+            timeOfDay / 1_000 == cycleTime / 1_000
+        else { return true }
+        fix.epy = fields.double(2) ?? 0
+        fix.epx = fields.double(3) ?? 0
+        fix.epv = fields.double(4) ?? 0
+        sentenceErrors.insert(.horizontal)
+        hasContent = true
+        return true
+    }
+
+    /// HDG: the heading is the magnetic track; a variation when its two fields are there, read as gpsd reads them.
+    mutating func applyHDG(_ fields: NMEAFields) -> Bool {
+        guard !fields.isEmpty(1), let heading = fields.double(1), heading >= 0, heading <= 360 else { return true }
+        let deviation = fields.double(2) ?? 0
+        guard deviation >= 0, deviation <= 360 else { return true }
+        fix.magneticTrack = heading
+        if !fields.isEmpty(3), !fields.isEmpty(4) {
+            let variation = fields.double(3) ?? 0
+            switch fields.first(4) {
+            case 0x45: fix.magneticVariation = variation
+            case 0x57: fix.magneticVariation = -variation
+            default: break
+            }
+        }
+        hasContent = true
+        return true
+    }
+
+    /// DBT: depth below the transducer, in metres, else feet, else fathoms.
+    mutating func applyDBT(_ fields: NMEAFields) {
+        if !fields.isEmpty(3) {
+            fix.depth = fields.double(3) ?? 0
+        } else if !fields.isEmpty(1) {
+            fix.depth = (fields.double(1) ?? 0) * 0.3048
+        } else if !fields.isEmpty(5) {
+            fix.depth = (fields.double(5) ?? 0) * 1.8288
+        }
+    }
+
+    /// PSRFEPE (SiRF): HDOP and the receiver's own horizontal, vertical, speed and heading errors, when valid.
+    mutating func applyPSRFEPE(_ fields: NMEAFields) {
+        guard fields.first(2) == 0x41 else { return }
+        if !fields.isEmpty(3) { sky.setHDOP(fields.double(3) ?? 0) }
+        if !fields.isEmpty(4) { fix.eph = fields.double(4) ?? 0 }
+        if !fields.isEmpty(5) { fix.epv = fields.double(5) ?? 0 }
+        if !fields.isEmpty(6) {
+            fix.eps = fields.double(6) ?? 0
+            sentenceErrors.insert(.speed)
+        }
+        if !fields.isEmpty(7) { fix.epd = fields.double(7) ?? 0 }
+    }
+
+    /// PGRME (Garmin): horizontal, vertical and spherical errors, taken as 50% figures and scaled to gpsd's 95%.
+    mutating func applyPGRME(_ fields: NMEAFields) {
+        guard fields.first(2) == 0x4D, fields.first(4) == 0x4D, fields.first(6) == 0x4D else { return }
+        let horizontal = (fields.double(1) ?? 0) * (1 / 2.0.squareRoot()) * Self.garminScale
+        fix.epx = horizontal
+        fix.epy = horizontal
+        fix.epv = (fields.double(3) ?? 0) * Self.garminScale
+        fix.sep = (fields.double(5) ?? 0) * Self.garminScale
+        sentenceErrors.insert(.horizontal)
+    }
+}
+
+/// The error estimates the sentence being applied gave itself, which gpsd's error model then leaves alone.
+struct SentenceErrors: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// epx and epy.
+    static let horizontal = SentenceErrors(rawValue: 1)
+    /// eps.
+    static let speed = SentenceErrors(rawValue: 2)
+}
