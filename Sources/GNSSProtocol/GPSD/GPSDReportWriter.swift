@@ -112,6 +112,10 @@ package struct GPSDReportWriter {
                     w.literal(",\"svid\":")
                     w.int(v)
                 }
+                if let signal = s.signalID, signal != 0 {
+                    w.literal(",\"sigid\":")
+                    w.int(signal)
+                }
                 w.byte(0x7D)
             }
             w.reserve(4, &out)

@@ -6,8 +6,6 @@ struct SkyAssembler: Sendable {
     private(set) var view = SkyView()
     /// The PRNs of the satellites used.
     private var used = PRNSet()
-    /// The PRNs of `view.satellites`, so that a GSV finds whether a satellite is listed already without a search.
-    private var inView = PRNSet()
     /// How many used satellites were listed, repeats included; gpsd keeps the first 256.
     private var usedCount = 0
     private var previousWasGSV = false
@@ -71,14 +69,15 @@ struct SkyAssembler: Sendable {
         }
         if !previousWasGSV && part == 1 {
             view.satellites.removeAll(keepingCapacity: true)
-            inView.removeAll()
             complete = false
         }
         previousWasGSV = true
         previousWasGSA = false
-        // Four satellites per part; NMEA 4.10 may append a signal ID, which makes the field count odd.
+        // Four satellites per part; NMEA 4.10 may append a signal ID, which makes the field count odd. gpsd keeps
+        // every satellite of every signal, repeats included, with the signal in u-blox's numbering.
+        let signal = f.count % 4 == 1 ? Self.ubloxSignal(nmea: f.leadingInt(f.count - 1)) : 0
         var k = 4
-        while k < f.count {
+        while k < f.count / 4 * 4 {
             if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system) {
                 // As gpsd reads them: whole numbers, an empty field being 0; an elevation beyond ±90 degrees or an
                 // azimuth outside 0...359 is dropped, as gpsd leaves it out of SKY and out of the DOPs.
@@ -87,18 +86,12 @@ struct SkyAssembler: Sendable {
                 let el = abs(elevation) <= 90 ? Double(elevation) : nil
                 let az = azimuth >= 0 && azimuth <= 359 ? Double(azimuth) : nil
                 let ss = Double(f.leadingInt(k + 3))
-                // A PRN the set cannot hold is looked for in the list (never, with the PRNs `identify` gives).
-                let listed = PRNSet.holds(id.prn) ? inView.contains(id.prn) : true
-                if listed, let existing = view.satellites.firstIndex(where: { $0.prn == id.prn }) {
-                    if view.satellites[existing].signalStrength == nil {
-                        view.satellites[existing].signalStrength = ss
-                    }
-                } else if view.satellites.count < 256 {
+                if view.satellites.count < 256 {
                     view.satellites.append(
                         Satellite(
                             prn: id.prn, gnssID: id.gnssID, svID: id.svID, elevation: el, azimuth: az,
-                            signalStrength: ss, used: ss > 0 && used.contains(id.prn)))
-                    inView.insert(id.prn)
+                            signalStrength: ss, used: ss > 0 && used.contains(id.prn),
+                            signalID: signal == 0 ? nil : signal))
                 }
             }
             k += 4
@@ -124,5 +117,16 @@ struct SkyAssembler: Sendable {
         if view.hdop == nil { view.hdop = geometry.hdop }
         if view.vdop == nil { view.vdop = geometry.vdop }
         if view.pdop == nil { view.pdop = geometry.pdop }
+    }
+
+    /// gpsd's `nmea_sigid_to_ubx`: an NMEA 4.10 signal ID in u-blox's numbering.
+    private static func ubloxSignal(nmea: Int) -> Int {
+        switch nmea {
+        case 2: 5
+        case 3: 2
+        case 5: 4
+        case 6: 3
+        default: 0
+        }
     }
 }

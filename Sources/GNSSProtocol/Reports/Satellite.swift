@@ -15,11 +15,14 @@ public struct Satellite: Sendable, Hashable {
     public var signalStrength: Double?
     /// Whether the satellite is used in the current solution (SKY `used`).
     public var used: Bool
+    /// The signal, numbered as gpsd's `sigid` (u-blox numbering: 0 for GPS L1 C/A), when an NMEA 4.10 GSV names
+    /// one other than the first.
+    public var signalID: Int?
 
     /// Creates a satellite entry.
     public init(
         prn: Int, gnssID: Int? = nil, svID: Int? = nil, elevation: Double? = nil, azimuth: Double? = nil,
-        signalStrength: Double? = nil, used: Bool = false
+        signalStrength: Double? = nil, used: Bool = false, signalID: Int? = nil
     ) {
         self.prn = prn
         self.gnssID = gnssID
@@ -28,5 +31,6 @@ public struct Satellite: Sendable, Hashable {
         self.azimuth = azimuth
         self.signalStrength = signalStrength
         self.used = used
+        self.signalID = signalID
     }
 }
