@@ -5,11 +5,14 @@ extension CycleAssembler {
     private static let garminScale = 2.45 / 1.18
 
     /// GBS: one-sigma latitude, longitude and altitude errors, taken when the sentence's time of day is the
-    /// cycle's (to the second, as gpsd compares it).
-    mutating func applyGBS(_ fields: NMEAFields) -> Bool {
-        guard let timeOfDay = fields.timeOfDay(1), let cycleTime = detector.cycleTime,
-            timeOfDay / 1_000 == cycleTime / 1_000
-        else { return true }
+    /// cycle's (to the second, as gpsd compares it). Its time takes part in finding the cycle's end, as gpsd's
+    /// `register_fractional_time` makes it.
+    mutating func applyGBS(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
+        guard let timeOfDay = fields.timeOfDay(1) else { return true }
+        let sameSecond = detector.cycleTime.map { $0 / 1_000 == timeOfDay / 1_000 } ?? false
+        if detector.timestamp(.gbs, timeOfDay: timeOfDay) { startCycle(&reports) }
+        defer { endIfEnder(.gbs, reports: &reports) }
+        guard sameSecond else { return true }
         fix.epy = fields.double(2) ?? 0
         fix.epx = fields.double(3) ?? 0
         fix.epv = fields.double(4) ?? 0
@@ -47,8 +50,11 @@ extension CycleAssembler {
         }
     }
 
-    /// PSRFEPE (SiRF): HDOP and the receiver's own horizontal, vertical, speed and heading errors, when valid.
-    mutating func applyPSRFEPE(_ fields: NMEAFields) {
+    /// PSRFEPE (SiRF): a time, HDOP and the receiver's own horizontal, vertical, speed and heading errors, when
+    /// valid.
+    mutating func applyPSRFEPE(_ fields: NMEAFields, reports: inout some NMEAReportSink) {
+        if let timeOfDay = fields.timeOfDay(1) { timestamp(.psrfepe, timeOfDay: timeOfDay, reports: &reports) }
+        defer { endIfEnder(.psrfepe, reports: &reports) }
         guard fields.first(2) == 0x41 else { return }
         if !fields.isEmpty(3) { sky.setHDOP(fields.double(3) ?? 0) }
         if !fields.isEmpty(4) { fix.eph = fields.double(4) ?? 0 }

@@ -59,15 +59,7 @@ struct CycleAssembler: Sendable {
     ) {
         timedSentence = true
         if detector.timestamp(type, timeOfDay: timeOfDay) {
-            reportUnreported(&reports)
-            lastCycle = PreviousCycle(fix)
-            fix.clearMeasurements()
-            // The device is put in at the first cycle (a fix reported before any has none) and stays.
-            if fix.device == nil { fix.device = device }
-            hasContent = false
-            reported = false
-            fixIsReportable = false
-            hasLastReportable = false
+            startCycle(&reports)
         } else if fixIsReportable {
             // This sentence is about to change the state gpsd last reported: keep that state first.
             lastReportable = fix
@@ -75,6 +67,19 @@ struct CycleAssembler: Sendable {
             fixIsReportable = false
         }
         if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
+    }
+
+    /// Reports the cycle in progress if it was not reported yet and starts a new one.
+    mutating func startCycle(_ reports: inout some NMEAReportSink) {
+        reportUnreported(&reports)
+        lastCycle = PreviousCycle(fix)
+        fix.clearMeasurements()
+        // The device is put in at the first cycle (a fix reported before any has none) and stays.
+        if fix.device == nil { fix.device = device }
+        hasContent = false
+        reported = false
+        fixIsReportable = false
+        hasLastReportable = false
     }
 
     /// Reports the cycle in progress if it was not reported yet: in continuation mode as of its last sentence

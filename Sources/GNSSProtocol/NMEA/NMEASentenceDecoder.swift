@@ -107,7 +107,9 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             }
         }
         // Address: a two-letter talker and a three-letter type; `$P...` is proprietary, `!` is AIS.
-        if p[0] == 0x24, p[1] == 0x50, bodyEnd >= 6, applyProprietary(p, bodyEnd, scanned.count, starts) {
+        if p[0] == 0x24, p[1] == 0x50, bodyEnd >= 6,
+            applyProprietary(p, bodyEnd, scanned.count, starts, &reports)
+        {
             tallies.decoded += 1
             cycle.sentenceDone()
             return
@@ -151,7 +153,8 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .gsv: cycle.applyGSV(fields, system: system)
             case .vtg: cycle.applyVTG(fields)
             case .zda: cycle.applyZDA(fields, reports: &reports)
-            case .gbs: cycle.applyGBS(fields)
+            case .gbs: cycle.applyGBS(fields, reports: &reports)
+            case .psrfepe: true
             case .hdg: cycle.applyHDG(fields)
             }
         cycle.sentenceDone()
@@ -160,11 +163,12 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
 
     /// Applies the proprietary sentences gpsd takes error estimates from (`$PSRFEPE`, `$PGRME`); false for others.
     private mutating func applyProprietary(
-        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt16>
+        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt16>,
+        _ reports: inout some NMEAReportSink
     ) -> Bool {
         let fields = NMEAFields(base: p + 1, starts: starts, count: count)
         if bodyEnd >= 8, p[2] == 0x53, p[3] == 0x52, p[4] == 0x46, p[5] == 0x45, p[6] == 0x50, p[7] == 0x45 {
-            cycle.applyPSRFEPE(fields)
+            cycle.applyPSRFEPE(fields, reports: &reports)
             return true
         }
         if bodyEnd >= 6, p[2] == 0x47, p[3] == 0x52, p[4] == 0x4D, p[5] == 0x45, bodyEnd == 6 || p[6] == 0x2C {

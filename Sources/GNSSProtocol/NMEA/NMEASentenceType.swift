@@ -1,6 +1,8 @@
 /// The NMEA 0183 sentence types the decoder understands, recognised by the three letters after the talker.
 enum NMEASentenceType: UInt8, Sendable, CaseIterable {
     case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg
+    /// SiRF's proprietary `$PSRFEPE`, which `from` never returns: the decoder recognises it by its whole name.
+    case psrfepe
 
     /// The type named by three ASCII letters, or `nil` for any other sentence.
     @inline(__always)
@@ -23,9 +25,9 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
     /// The field that holds the sentence's `hhmmss[.sss]` time of day, for the types that mark cycles with it.
     var timeField: Int? {
         switch self {
-        case .gga, .rmc, .gns: 1
+        case .gga, .rmc, .gns, .gbs, .psrfepe: 1
         case .gll: 5
-        case .gsa, .gsv, .vtg, .zda, .gbs, .hdg: nil
+        case .gsa, .gsv, .vtg, .zda, .hdg: nil
         }
     }
 

@@ -45,10 +45,9 @@ struct SkyAssembler: Sendable {
         }
         previousWasGSA = true
         previousWasGSV = false
-        var system = talkerSystem
-        if f.count > 18, let id = f.int(18), let s = NMEASatelliteNumbering.system(id: id) {
-            system = s
-        }
+        // gpsd 3.22 numbers a GSA's satellites by its talker alone: it reads NMEA 4.10's system ID (field 18) as a
+        // signal ID, so a GNGSA lists GPS-numbered satellites whatever system it names.
+        let system = talkerSystem
         for k in 3...14 {
             if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system),
                 usedCount < 256
