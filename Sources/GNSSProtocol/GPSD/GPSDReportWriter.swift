@@ -56,10 +56,22 @@ package struct GPSDReportWriter {
             w.number(",\"epd\":", fix.epd, 4, &out)
             w.number(",\"eps\":", fix.eps, 2, &out)
             w.number(",\"epc\":", fix.epc, 2, &out)
+            if let north = fix.velocityNorth, let east = fix.velocityEast {
+                w.reserve(80, &out)
+                w.number(",\"velN\":", north, 3, &out)
+                w.number(",\"velE\":", east, 3, &out)
+                w.number(",\"velD\":", fix.velocityDown, 3, &out)
+            }
             w.number(",\"geoidSep\":", fix.geoidSeparation, 3, &out)
             w.number(",\"eph\":", fix.eph, 3, &out)
             w.number(",\"sep\":", fix.sep, 3, &out)
             w.number(",\"depth\":", fix.depth, 3, &out)
+            if let age = fix.dgpsAge, let station = fix.dgpsStation, station >= 0 {
+                w.reserve(60, &out)
+                w.number(",\"dgpsAge\":", age, 1, &out)
+                w.literal(",\"dgpsSta\":")
+                w.int(station)
+            }
             w.reserve(2, &out)
             w.byte(0x7D)
             if newline { w.byte(0x0A) }

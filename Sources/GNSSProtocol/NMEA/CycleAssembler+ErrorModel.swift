@@ -32,6 +32,11 @@ extension CycleAssembler {
 
     /// Applies gpsd's error model to `fix`, with the DOPs of `sky` as they stand.
     mutating func applyErrorModel() {
+        if fix.climb == nil, let down = fix.velocityDown { fix.climb = -down }
+        if let north = fix.velocityNorth, let east = fix.velocityEast {
+            if fix.speed == nil { fix.speed = (north * north + east * east).squareRoot() }
+            if fix.track == nil { fix.track = atan2(east, north) * 57.2957795130823208767981548141051703 }
+        }
         if let lat = fix.latitude, let lon = fix.longitude {
             if fix.geoidSeparation == nil { fix.geoidSeparation = Geoid.separation(latitude: lat, longitude: lon) }
             if let variation = fix.magneticVariation, abs(variation) > 0.09 {

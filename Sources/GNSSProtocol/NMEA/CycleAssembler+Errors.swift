@@ -78,6 +78,39 @@ extension CycleAssembler {
     }
 }
 
+extension CycleAssembler {
+    /// PSTI,030 (SkyTraq): time and date, position, altitude, east/north/up velocity and FAA mode, as gpsd reads
+    /// it when it has its 16 fields.
+    mutating func applyPSTI030(_ fields: NMEAFields, reports: inout some NMEAReportSink) {
+        guard fields.count == 16 else { return }
+        if fields.first(3) == 0x56 || fields.first(13) == 0x4E {
+            setMode(.noFix)
+            return
+        }
+        guard fields.first(3) == 0x41 else { return }
+        if let timeOfDay = fields.timeOfDay(2), fields.length(12) == 6, let dmy = fields.int(12) {
+            _ = clock.setDate(
+                day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: timeOfDay)
+            timestamp(.psti030, timeOfDay: timeOfDay, reports: &reports)
+        }
+        if let (lat, lon) = Self.position(fields, 4) {
+            setPosition(latitude: lat, longitude: lon)
+            var mode = FixMode.twoD
+            if !fields.isEmpty(8) {
+                fix.altitudeMSL = fields.double(8) ?? 0
+                mode = .threeD
+            }
+            setMode(mode)
+        }
+        fix.velocityEast = fields.double(9) ?? 0
+        fix.velocityNorth = fields.double(10) ?? 0
+        fix.velocityDown = -(fields.double(11) ?? 0)
+        if let status = Self.status(faa: fields.first(13)) { fix.status = status }
+        hasContent = true
+        endIfEnder(.psti030, reports: &reports)
+    }
+}
+
 /// The error estimates the sentence being applied gave itself, which gpsd's error model then leaves alone.
 struct SentenceErrors: OptionSet, Sendable {
     let rawValue: UInt8

@@ -1,6 +1,6 @@
 extension CycleAssembler {
     /// Latitude and longitude from four fields (`DDMM.mm,N,DDDMM.mm,E`) starting at `start`.
-    private static func position(_ fields: NMEAFields, _ start: Int) -> (Double, Double)? {
+    static func position(_ fields: NMEAFields, _ start: Int) -> (Double, Double)? {
         guard var lat = fields.degreesMinutes(start), var lon = fields.degreesMinutes(start + 2) else { return nil }
         let ns = fields.first(start + 1)
         let ew = fields.first(start + 3)
@@ -26,7 +26,7 @@ extension CycleAssembler {
     }
 
     /// gpsd's TPV `status` for an FAA mode indicator, when at least 2.
-    private static func status(faa indicator: UInt8) -> Int? {
+    static func status(faa indicator: UInt8) -> Int? {
         switch indicator {
         case 0x44, 0x50: 2  // D, P
         case 0x52: 3  // R
@@ -34,6 +34,18 @@ extension CycleAssembler {
         case 0x45: 5  // E
         case 0x53, 0x4D: 8  // S, M
         default: nil
+        }
+    }
+
+    /// The DGPS age and station of a GGA or GNS (fields `age` and `age + 1`), when both are there and not both
+    /// zero, as gpsd takes them.
+    private mutating func setDGPS(_ fields: NMEAFields, age index: Int) {
+        guard !fields.isEmpty(index), !fields.isEmpty(index + 1) else { return }
+        let age = fields.double(index) ?? 0
+        let station = fields.leadingInt(index + 1)
+        if age > 0.09 || station > 0 {
+            fix.dgpsAge = age
+            fix.dgpsStation = station
         }
     }
 
@@ -62,6 +74,7 @@ extension CycleAssembler {
             setMode(.noFix)
         }
         if let hdop = fields.double(8), hdop < 99 { sky.setHDOP(hdop) }
+        setDGPS(fields, age: 13)
         endIfEnder(.gga, reports: &reports)
         return true
     }
@@ -138,6 +151,7 @@ extension CycleAssembler {
             setMode(.noFix)
         }
         if let hdop = fields.double(8), hdop < 99 { sky.setHDOP(hdop) }
+        setDGPS(fields, age: 11)
         endIfEnder(.gns, reports: &reports)
         return true
     }

@@ -246,6 +246,10 @@ struct ReportMaskedFields: Sendable {
     var epc: Double?
     /// The depth below the transducer, which gpsd prints only with a 2D fix.
     var depth: Double?
+    /// The DGPS age and station, which gpsd prints only with a 2D fix.
+    var dgps: (Double?, Int?)
+    /// The velocity components, which gpsd prints only with a 3D fix.
+    var velocity: (Double?, Double?, Double?)
 }
 
 extension Fix {
@@ -256,7 +260,8 @@ extension Fix {
             latitude: latitude, longitude: longitude, speed: speed, track: track, magneticTrack: magneticTrack,
             status: status, altitudeHAE: altitudeHAE, altitudeMSL: altitudeMSL, climb: climb,
             geoidSeparation: geoidSeparation, magneticVariation: magneticVariation,
-            horizontalErrors: (epx, epy, epv, eph, sep, eps, epd), epc: epc, depth: depth)
+            horizontalErrors: (epx, epy, epv, eph, sep, eps, epd), epc: epc, depth: depth,
+            dgps: (dgpsAge, dgpsStation), velocity: (velocityNorth, velocityEast, velocityDown))
         if mode < .twoD {
             latitude = nil
             longitude = nil
@@ -267,6 +272,7 @@ extension Fix {
             magneticVariation = nil
             (epx, epy, epv, eph, sep, eps, epd) = (nil, nil, nil, nil, nil, nil, nil)
             depth = nil
+            (dgpsAge, dgpsStation) = (nil, nil)
         }
         if mode < .threeD {
             altitudeHAE = nil
@@ -274,6 +280,7 @@ extension Fix {
             climb = nil
             geoidSeparation = nil
             epc = nil
+            (velocityNorth, velocityEast, velocityDown) = (nil, nil, nil)
         }
         if mode == .threeD, let prev = previous, prev.mode == .threeD, let t0 = prev.time, let t1 = time,
             let a0 = prev.altitudeMSL, let a1 = altitudeMSL, t1 > t0
@@ -299,5 +306,7 @@ extension Fix {
         (epx, epy, epv, eph, sep, eps, epd) = kept.horizontalErrors
         epc = kept.epc
         depth = kept.depth
+        (dgpsAge, dgpsStation) = kept.dgps
+        (velocityNorth, velocityEast, velocityDown) = kept.velocity
     }
 }

@@ -154,7 +154,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .vtg: cycle.applyVTG(fields)
             case .zda: cycle.applyZDA(fields, reports: &reports)
             case .gbs: cycle.applyGBS(fields, reports: &reports)
-            case .psrfepe: true
+            case .psrfepe, .psti030: true
             case .hdg: cycle.applyHDG(fields)
             }
         cycle.sentenceDone()
@@ -173,6 +173,12 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         }
         if bodyEnd >= 6, p[2] == 0x47, p[3] == 0x52, p[4] == 0x4D, p[5] == 0x45, bodyEnd == 6 || p[6] == 0x2C {
             cycle.applyPGRME(fields)
+            return true
+        }
+        if bodyEnd >= 9, p[2] == 0x53, p[3] == 0x54, p[4] == 0x49, p[5] == 0x2C, p[6] == 0x30, p[7] == 0x33,
+            p[8] == 0x30, bodyEnd == 9 || p[9] == 0x2C
+        {
+            cycle.applyPSTI030(fields, reports: &reports)
             return true
         }
         return false

@@ -3,6 +3,8 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
     case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg
     /// SiRF's proprietary `$PSRFEPE`, which `from` never returns: the decoder recognises it by its whole name.
     case psrfepe
+    /// SkyTraq's proprietary `$PSTI,030`, recognised by the decoder like `psrfepe`.
+    case psti030
 
     /// The type named by three ASCII letters, or `nil` for any other sentence.
     @inline(__always)
@@ -26,6 +28,7 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
     var timeField: Int? {
         switch self {
         case .gga, .rmc, .gns, .gbs, .psrfepe: 1
+        case .psti030: 2
         case .gll: 5
         case .gsa, .gsv, .vtg, .zda, .hdg: nil
         }

@@ -48,6 +48,16 @@ public struct Fix: Sendable, Hashable {
     public var ept: Double?
     /// Estimated spherical (3D) position error in metres (TPV `sep`).
     public var sep: Double?
+    /// North velocity in metres per second (TPV `velN`), from a receiver that reports velocity components.
+    public var velocityNorth: Double?
+    /// East velocity in metres per second (TPV `velE`).
+    public var velocityEast: Double?
+    /// Down velocity in metres per second, positive down (TPV `velD`).
+    public var velocityDown: Double?
+    /// Age of the differential corrections in seconds (TPV `dgpsAge`), from GGA; sent with ``dgpsStation``.
+    public var dgpsAge: Double?
+    /// The differential reference station's ID (TPV `dgpsSta`), from GGA; sent with ``dgpsAge``.
+    public var dgpsStation: Int?
     /// Depth below the transducer in metres, from a depth sounder's DBT sentence (TPV `depth`).
     public var depth: Double?
     /// The device that produced the fix, when known (TPV `device`).
@@ -114,6 +124,11 @@ extension Fix {
         ept = nil
         sep = nil
         depth = nil
+        velocityNorth = nil
+        velocityEast = nil
+        velocityDown = nil
+        dgpsAge = nil
+        dgpsStation = nil
         assert(self == Fix(device: device), "Fix.clearMeasurements() misses a stored property")
     }
 }
