@@ -77,7 +77,11 @@ struct SkyAssembler: Sendable {
         let signal = f.count % 4 == 1 ? Self.ubloxSignal(nmea: f.leadingInt(f.count - 1)) : 0
         var k = 4
         while k < f.count / 4 * 4 {
-            if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system) {
+            // gpsd 3.22 takes the constellation from the talker in a series' first part only; in later parts a
+            // number above 32 is read by the NMEA 2.x ranges (33-64 SBAS, 65-96 GLONASS, ...).
+            if let n = f.int(k),
+                let id = NMEASatelliteNumbering.identify(n, system: part == 1 || n <= 32 ? system : .byRange)
+            {
                 // As gpsd reads them: whole numbers, an empty field being 0; an elevation beyond ±90 degrees or an
                 // azimuth outside 0...359 is dropped, as gpsd leaves it out of SKY and out of the DOPs.
                 let elevation = f.leadingInt(k + 1)
