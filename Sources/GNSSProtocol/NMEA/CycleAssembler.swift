@@ -69,6 +69,11 @@ struct CycleAssembler: Sendable {
         if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
     }
 
+    /// Reports the cycle in progress if it was not reported yet and a sentence stamped `timeOfDay` starts a new one.
+    mutating func reportBeforeCycle(startingAt timeOfDay: Int, _ reports: inout some NMEAReportSink) {
+        if detector.starts(timeOfDay: timeOfDay) { reportUnreported(&reports) }
+    }
+
     /// Reports the cycle in progress if it was not reported yet and starts a new one.
     mutating func startCycle(_ reports: inout some NMEAReportSink) {
         reportUnreported(&reports)

@@ -35,6 +35,12 @@ struct CycleDetector: Sendable {
         return true
     }
 
+    /// Whether a timestamped sentence stamped `timeOfDay` would start a new cycle.
+    func starts(timeOfDay: Int) -> Bool {
+        guard let current = cycleTime else { return true }
+        return abs(timeOfDay - current) > 10
+    }
+
     /// Whether `type` is the learned cycle ender.
     @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { streak >= 2 && type == candidate }
 }

@@ -142,7 +142,14 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             return
         }
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
-        if type != .gsv && type != .gsa { cycle.otherSentence(&reports) }
+        if type != .gsv && type != .gsa {
+            // A cycle that a timestamped sentence ends goes out before the view completed at its end: gpsd sends
+            // that view when its last GSV arrives, after its last report of the cycle.
+            if let timeField = type.timeField, let timeOfDay = fields.timeOfDay(timeField) {
+                cycle.reportBeforeCycle(startingAt: timeOfDay, &reports)
+            }
+            cycle.otherSentence(&reports)
+        }
         let ok =
             switch type {
             case .gga: cycle.applyGGA(fields, reports: &reports)
