@@ -81,9 +81,10 @@ extension CycleAssembler {
 
     /// RMC: time, date, validity, position, speed, track, magnetic variation, FAA mode.
     mutating func applyRMC(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
-        if let timeOfDay = fields.timeOfDay(1) {
-            // As gpsd 3.22: the date of an RMC that is not valid (status V) is not taken.
-            if fields.first(2) == 0x41 || fields.first(2) == 0x44, fields.length(9) == 6, let dmy = fields.int(9) {
+        // As gpsd 3.22: an RMC that is not valid (status V) brings no time or date and takes no part in finding
+        // the cycle's end.
+        if fields.first(2) == 0x41 || fields.first(2) == 0x44, let timeOfDay = fields.timeOfDay(1) {
+            if fields.length(9) == 6, let dmy = fields.int(9) {
                 _ = clock.setDate(
                     day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: timeOfDay)
             }

@@ -30,23 +30,28 @@ public struct Fix: Sendable, Hashable {
     public var climb: Double?
     /// gpsd's fix status (TPV `status`: 2 DGPS, 3 RTK fixed, 4 RTK float, 5 dead reckoning, ...), when at least 2.
     public var status: Int?
-    /// Estimated horizontal position error in metres (TPV `eph`).
+    /// Estimated horizontal position error in metres, 95% confidence (TPV `eph`): the receiver's own figure, else
+    /// gpsd's HDOP × 19 m (4.75 m with DGPS).
     public var eph: Double?
-    /// Estimated vertical error in metres (TPV `epv`).
+    /// Estimated vertical error in metres, 95% confidence (TPV `epv`): the receiver's own figure, else VDOP × 23 m
+    /// (5.75 m with DGPS).
     public var epv: Double?
-    /// Estimated longitude error in metres (TPV `epx`).
+    /// Estimated longitude (east) error in metres, 95% confidence (TPV `epx`): XDOP × 15 m (3.75 m with DGPS).
     public var epx: Double?
-    /// Estimated latitude error in metres (TPV `epy`).
+    /// Estimated latitude (north) error in metres, 95% confidence (TPV `epy`): YDOP × 15 m (3.75 m with DGPS).
     public var epy: Double?
-    /// Estimated speed error in metres per second (TPV `eps`).
+    /// Estimated speed error in metres per second, 95% confidence (TPV `eps`): this and the previous fix's larger
+    /// horizontal error over the time between them.
     public var eps: Double?
-    /// Estimated climb error in metres per second (TPV `epc`).
+    /// Estimated climb error in metres per second, 95% confidence (TPV `epc`): this and the previous fix's vertical
+    /// errors over the time between them.
     public var epc: Double?
-    /// Estimated track error in degrees (TPV `epd`).
+    /// Estimated track error in degrees, 95% confidence (TPV `epd`), when the position moved farther than its error.
     public var epd: Double?
-    /// Estimated time error in seconds (TPV `ept`).
+    /// Estimated time error in seconds (TPV `ept`): gpsd's 0.005 s for NMEA.
     public var ept: Double?
-    /// Estimated spherical (3D) position error in metres (TPV `sep`).
+    /// Estimated spherical (3D) position error in metres, 95% confidence (TPV `sep`): PDOP × 19 m (4.75 m with
+    /// DGPS).
     public var sep: Double?
     /// North velocity in metres per second (TPV `velN`), from a receiver that reports velocity components.
     public var velocityNorth: Double?
@@ -90,9 +95,10 @@ public struct Fix: Sendable, Hashable {
         self.device = device
     }
 
-    /// The horizontal accuracy in metres, as CoreLocation names it: gpsd's `eph`.
+    /// The horizontal accuracy in metres, as CoreLocation names it: gpsd's `eph`, a 95% radius (CoreLocation's is
+    /// a 68% one).
     public var horizontalAccuracy: Double? { eph }
-    /// The vertical accuracy in metres, as CoreLocation names it: gpsd's `epv`.
+    /// The vertical accuracy in metres, as CoreLocation names it: gpsd's `epv`, at 95% confidence.
     public var verticalAccuracy: Double? { epv }
 }
 
