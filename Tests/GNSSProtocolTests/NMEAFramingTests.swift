@@ -81,7 +81,7 @@ import Testing
     @Test func skipsNoiseCommentsAndProprietarySentences() {
         let text =
             "# a comment $GPRMC,not,a,sentence\n\u{0}\u{1}\u{FF}garbage" + Self.line(Self.rmc) + "\r\n"
-            + Self.line("PGRME,15.0,M,45.0,M,25.0,M") + "\r\n"
+            + Self.line("PGRMZ,246,f,3") + "\r\n"
             + "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26\r\n"
         let (_, stats) = Self.fixes(text)
         #expect(stats.comments == 1)

@@ -175,17 +175,16 @@ extension CycleAssembler {
         return true
     }
 
-    /// VTG, old (`track,mag,knots,kmh`) or new (`track,T,mag,M,knots,N,kmh,K[,mode]`) form.
+    /// VTG as gpsd 3.22 reads it: true track (field 1), magnetic track (field 3) and knots (field 5), ignored
+    /// without a track or knots (so the old four-field form, `track,mag,knots,kmh`, gives nothing, as in gpsd) or
+    /// with mode N or E.
     mutating func applyVTG(_ fields: NMEAFields) -> Bool {
-        let newForm = fields.first(2) == 0x54
-        let track = fields.course(1)
-        let magnetic = fields.course(newForm ? 3 : 2)
-        let knots = fields.double(newForm ? 5 : 3)
-        if newForm, fields.first(9) == 0x4E || fields.first(9) == 0x45 { return true }
-        guard let track, let knots else { return true }
+        guard !fields.isEmpty(1), !fields.isEmpty(5) else { return true }
+        if fields.first(9) == 0x4E || fields.first(9) == 0x45 { return true }
+        guard let track = fields.course(1), let knots = fields.double(5) else { return true }
         fix.track = track
         fix.speed = knots * Self.knotsToMetresPerSecond
-        if let magnetic { fix.magneticTrack = magnetic }
+        if !fields.isEmpty(3), let magnetic = fields.course(3) { fix.magneticTrack = magnetic }
         hasContent = true
         return true
     }

@@ -44,11 +44,13 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             let starts = table.baseAddress!
             let p = s.baseAddress!
             let n = s.count
-            // Only sentences that may be parsed (a known type, or DBT, whose fields are counted) have their commas
-            // recorded: logs carry many proprietary and unsupported sentences.
+            // Only sentences that may be parsed (a known type, DBT, whose fields are counted, and the proprietary
+            // families of the ones parsed) have their commas recorded: logs carry many unsupported sentences.
             let splitting =
-                n >= 6 && p[0] == 0x24 && p[1] != 0x50
-                && (NMEASentenceType.from(p[3], p[4], p[5]) != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
+                n >= 6 && p[0] == 0x24
+                && (p[1] == 0x50
+                    ? p[2] == 0x47 || p[2] == 0x53  // $PGRME, $PSRFEPE, $PSTI
+                    : NMEASentenceType.from(p[3], p[4], p[5]) != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
             let scanned =
                 splitting
                 ? NMEAWord.scanSentence(p, n, starts: starts)
