@@ -3,7 +3,7 @@ extension GPSDReportReader {
     enum Name: Int {
         case `class`, tpv, sky, mode, time, device, lat, lon, altHAE, altMSL, alt, geoidSep, speed, track, magtrack,
             magvar, climb, status, eph, epv, epx, epy, eps, epc, epd, ept, sep, hdop, vdop, pdop, tdop, gdop, xdop,
-            ydop, nSat, prn, gnssid, svid, el, az, ss, used
+            ydop, nSat, prn, gnssid, svid, el, az, ss, used, velN, velE, velD, depth, dgpsAge, dgpsSta, sigid
         case satellites, other
 
         /// The name of the bytes in `range` of `bytes`: up to 8 bytes packed little-endian into one word and
@@ -69,6 +69,13 @@ extension GPSDReportReader {
             case 0x706F_6476: self = .vdop  // "vdop"
             case 0x706F_6470: self = .pdop  // "pdop"
             case 0x706F_6474: self = .tdop  // "tdop"
+            case 0x4E6C_6576: self = .velN  // "velN"
+            case 0x456C_6576: self = .velE  // "velE"
+            case 0x446C_6576: self = .velD  // "velD"
+            case 0x68_7470_6564: self = .depth  // "depth"
+            case 0x65_6741_7370_6764: self = .dgpsAge  // "dgpsAge"
+            case 0x61_7453_7370_6764: self = .dgpsSta  // "dgpsSta"
+            case 0x64_6967_6973: self = .sigid  // "sigid"
             case 0x706F_6467: self = .gdop  // "gdop"
             case 0x706F_6478: self = .xdop  // "xdop"
             case 0x706F_6479: self = .ydop  // "ydop"

@@ -128,6 +128,24 @@ struct GPSDReportReader {
             case .sep:
                 guard let value = number() else { return nil }
                 fix.sep = value
+            case .velN:
+                guard let value = number() else { return nil }
+                fix.velocityNorth = value
+            case .velE:
+                guard let value = number() else { return nil }
+                fix.velocityEast = value
+            case .velD:
+                guard let value = number() else { return nil }
+                fix.velocityDown = value
+            case .depth:
+                guard let value = number() else { return nil }
+                fix.depth = value
+            case .dgpsAge:
+                guard let value = number() else { return nil }
+                fix.dgpsAge = value
+            case .dgpsSta:
+                guard let value = integer() else { return nil }
+                fix.dgpsStation = value
             default: guard skipValue(depth: 0) else { return nil }
             }
         }
@@ -228,6 +246,9 @@ struct GPSDReportReader {
                 case .used:
                     guard let value = boolean() else { return nil }
                     satellite.used = value
+                case .sigid:
+                    guard let value = integer() else { return nil }
+                    satellite.signalID = value
                 default: guard skipValue(depth: 1) else { return nil }
                 }
             } while take(UInt8(ascii: ","))
