@@ -120,6 +120,12 @@ public enum GPSDMessage: Sendable, Hashable {
         fix.epd = try f.double("epd")
         fix.ept = try f.double("ept")
         fix.sep = try f.double("sep")
+        fix.velocityNorth = try f.double("velN")
+        fix.velocityEast = try f.double("velE")
+        fix.velocityDown = try f.double("velD")
+        fix.depth = try f.double("depth")
+        fix.dgpsAge = try f.double("dgpsAge")
+        fix.dgpsStation = try f.int("dgpsSta")
         return fix
     }
 
@@ -143,7 +149,7 @@ public enum GPSDMessage: Sendable, Hashable {
                 Satellite(
                     prn: try s.required("PRN", s.int), gnssID: try s.int("gnssid"), svID: try s.int("svid"),
                     elevation: try s.double("el"), azimuth: try s.double("az"), signalStrength: try s.double("ss"),
-                    used: try s.bool("used") ?? false))
+                    used: try s.bool("used") ?? false, signalID: try s.int("sigid")))
         }
         return sky
     }
