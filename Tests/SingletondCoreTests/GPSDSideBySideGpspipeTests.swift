@@ -33,15 +33,15 @@ import Testing
         return byTime
     }
 
-    /// The members of the last SKY among `lines` that gpsd sends in every SKY (its SKY has no `time`), the
-    /// satellites as a set.
+    /// The members of the last SKY among `lines` but its `time` (gpsd's SKY has none), the satellites as a set.
     static func lastSky(_ lines: [String]) -> [String: JSONValue] {
         let sky = lines.compactMap(SideBySide.object).last { $0["class"]?.stringValue == "SKY" }
         var members = sky.map(Self.members) ?? [:]
         members["time"] = nil
         if let satellites = members["satellites"]?.arrayValue {
-            let sorted = satellites.sorted { "\($0)" < "\($1)" }
-            members["satellites"] = .array(sorted)
+            // Each satellite's members in name order, the satellites in the order of their text: a set.
+            let canonical = satellites.map { JSONValue.object(($0.objectValue ?? []).sorted { $0.key < $1.key }) }
+            members["satellites"] = .array(canonical.sorted { "\($0)" < "\($1)" })
         }
         return members
     }
@@ -82,7 +82,7 @@ import Testing
     }
 
     /// `gpspipe -w`: the reports before the first TPV or SKY are gpsd's (VERSION, DEVICES, WATCH, then the
-    /// DEVICE of the activated source), every epoch's TPV carries gpsd's members with gpsd's values (error
+    /// DEVICE of the activated source, with gpsd's members and driver), every epoch's TPV carries gpsd's members with gpsd's values (error
     /// estimates, magnetic variation), and the last SKY carries gpsd's DOPs (`xdop`, `ydop`, `tdop`, `gdop`).
     @Test func jsonReportsAgreeWithGpsd() async throws {
         let pair = try await SideBySide.start()
@@ -94,6 +94,15 @@ import Testing
         }
         #expect(opening(theirs) == ["VERSION", "DEVICES", "WATCH", "DEVICE"], "gpsd sent \(theirs.prefix(5))")
         #expect(opening(ours) == opening(theirs), "the daemon sent \(ours.prefix(5).joined(separator: "\n"))")
+        // The DEVICE of the activation: gpsd's members (path, driver, activated), with gpsd's driver.
+        func device(_ lines: [String]) -> [String: JSONValue] {
+            lines.compactMap(SideBySide.object).first { $0["class"]?.stringValue == "DEVICE" }.map(Self.members) ?? [:]
+        }
+        let (gpsdDevice, ourDevice) = (device(theirs), device(ours))
+        #expect(
+            Set(ourDevice.keys) == Set(gpsdDevice.keys) && ourDevice["driver"] == gpsdDevice["driver"]
+                && ourDevice["activated"]?.stringValue != nil,
+            "DEVICE, ours / gpsd's: \(Self.differences(ourDevice, gpsdDevice))")
 
         let gpsdTPVs = Self.lastTPVByTime(theirs)
         let ourTPVs = Self.lastTPVByTime(ours)
@@ -109,7 +118,22 @@ import Testing
         let ourSky = Self.lastSky(ours)
         #expect(["xdop", "ydop", "tdop", "gdop"].allSatisfy { gpsdSky[$0]?.doubleValue != nil }, "\(gpsdSky)")
         let differing = Self.differences(ourSky, gpsdSky)
-        #expect(differing.isEmpty, "the last SKY, ours / gpsd's: \(differing)")
+        let satellites = { (sky: [String: JSONValue]) in
+            Set(
+                (sky["satellites"]?.arrayValue ?? []).map { satellite in
+                    (satellite.objectValue ?? []).map {
+                        "\($0.key)=\($0.value.doubleValue.map { "\($0)" } ?? "\($0.value)")"
+                    }
+                    .joined(separator: " ")
+                })
+        }
+        #expect(
+            differing.isEmpty,
+            """
+            the last SKY, ours / gpsd's: \(differing)
+            satellites only ours: \(satellites(ourSky).subtracting(satellites(gpsdSky)).sorted())
+            satellites only gpsd's: \(satellites(gpsdSky).subtracting(satellites(ourSky)).sorted())
+            """)
     }
 
     /// `gpspipe -r` (`"nmea":true`): the sentences it prints are gpsd's, byte for byte: every sentence of the log
