@@ -30,6 +30,15 @@ extension CycleAssembler {
         return degrees
     }
 
+    /// The distance between two positions on the ellipsoid, computed once for as long as they stay the same: gpsd
+    /// recomputes it after every sentence of a cycle whose track error it cannot estimate yet.
+    private mutating func distance(from start: (Double, Double), to end: (Double, Double)) -> Double? {
+        if let cached = distanceCache, cached.start == start, cached.end == end { return cached.distance }
+        let result = Geodesic.distance(from: start, to: end)
+        distanceCache = DistanceCache(start: start, end: end, distance: result)
+        return result
+    }
+
     /// Applies gpsd's error model to `fix`, with the DOPs of `sky` as they stand.
     mutating func applyErrorModel() {
         if fix.climb == nil, let down = fix.velocityDown { fix.climb = -down }
@@ -81,7 +90,7 @@ extension CycleAssembler {
             if eps.isFinite { fix.eps = eps }
         }
         if fix.epd == nil, let lat0 = previous.latitude, let lon0 = previous.longitude, let lat1 = fix.latitude,
-            let lon1 = fix.longitude, let adjacent = Geodesic.distance(from: (lat0, lon0), to: (lat1, lon1)),
+            let lon1 = fix.longitude, let adjacent = distance(from: (lat0, lon0), to: (lat1, lon1)),
             adjacent > spread
         {
             let hypotenuse = (adjacent * adjacent + spread * spread).squareRoot()
@@ -89,4 +98,14 @@ extension CycleAssembler {
         }
         if let epv = fix.epv, let oldV = previous.epv { fix.epc = (oldV + epv) / seconds }
     }
+}
+
+/// The last distance the error model computed, with the positions it is between.
+struct DistanceCache: Sendable {
+    /// The earlier position, (latitude, longitude) in degrees.
+    var start: (Double, Double)
+    /// The later position.
+    var end: (Double, Double)
+    /// The distance in metres, `nil` where Vincenty's formula does not converge.
+    var distance: Double?
 }

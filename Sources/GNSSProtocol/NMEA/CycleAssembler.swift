@@ -39,6 +39,8 @@ struct CycleAssembler: Sendable {
     private var lastReportable = Fix()
     /// Whether `lastReportable` holds this cycle's kept state.
     private var hasLastReportable = false
+    /// The error model's last distance between the previous and this cycle's positions.
+    var distanceCache: DistanceCache?
     /// The error estimates the sentence being applied gave itself (cleared by `sentenceDone`).
     var sentenceErrors = SentenceErrors()
     /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
