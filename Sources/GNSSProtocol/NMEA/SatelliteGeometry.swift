@@ -75,30 +75,42 @@ struct SatelliteGeometry: Sendable, Equatable {
 private struct Matrix {
     let m00, m01, m02, m03, m11, m12, m13, m22, m23, m33: Double
 
-    /// The diagonal of the inverse, by gpsd's `matrix_invert()`: its 2×2 and 3×3 subdeterminants, in its
-    /// order; `nil` when the determinant is under 0.0001 in magnitude.
+    /// The diagonal of the inverse, by gpsd's `matrix_invert()`: its 2×2 and 3×3 subdeterminants (`minor2Rows12Columns01` is
+    /// gpsd's `Det2_12_01`), in its order; `nil` when the determinant is under 0.0001 in magnitude.
     func inverseDiagonal() -> (Double, Double, Double, Double)? {
-        let d2_12_01 = m01 * m12 - m11 * m02
-        let d2_12_02 = m01 * m22 - m12 * m02
-        let d2_12_12 = m11 * m22 - m12 * m12
-        let d2_13_01 = m01 * m13 - m11 * m03
-        let d2_13_03 = m01 * m33 - m13 * m03
-        let d2_13_13 = m11 * m33 - m13 * m13
-        let d2_23_01 = m02 * m13 - m12 * m03
-        let d2_23_02 = m02 * m23 - m22 * m03
-        let d2_23_03 = m02 * m33 - m23 * m03
-        let d2_23_12 = m12 * m23 - m22 * m13
-        let d2_23_13 = m12 * m33 - m23 * m13
-        let d2_23_23 = m22 * m33 - m23 * m23
-        let d3_012_012 = m00 * d2_12_12 - m01 * d2_12_02 + m02 * d2_12_01
-        let d3_013_013 = m00 * d2_13_13 - m01 * d2_13_03 + m03 * d2_13_01
-        let d3_023_023 = m00 * d2_23_23 - m02 * d2_23_03 + m03 * d2_23_02
-        let d3_123_012 = m01 * d2_23_12 - m11 * d2_23_02 + m12 * d2_23_01
-        let d3_123_013 = m01 * d2_23_13 - m11 * d2_23_03 + m13 * d2_23_01
-        let d3_123_023 = m01 * d2_23_23 - m12 * d2_23_03 + m13 * d2_23_02
-        let d3_123_123 = m11 * d2_23_23 - m12 * d2_23_13 + m13 * d2_23_12
-        let det = m00 * d3_123_123 - m01 * d3_123_023 + m02 * d3_123_013 - m03 * d3_123_012
+        let minor2Rows12Columns01 = m01 * m12 - m11 * m02
+        let minor2Rows12Columns02 = m01 * m22 - m12 * m02
+        let minor2Rows12Columns12 = m11 * m22 - m12 * m12
+        let minor2Rows13Columns01 = m01 * m13 - m11 * m03
+        let minor2Rows13Columns03 = m01 * m33 - m13 * m03
+        let minor2Rows13Columns13 = m11 * m33 - m13 * m13
+        let minor2Rows23Columns01 = m02 * m13 - m12 * m03
+        let minor2Rows23Columns02 = m02 * m23 - m22 * m03
+        let minor2Rows23Columns03 = m02 * m33 - m23 * m03
+        let minor2Rows23Columns12 = m12 * m23 - m22 * m13
+        let minor2Rows23Columns13 = m12 * m33 - m23 * m13
+        let minor2Rows23Columns23 = m22 * m33 - m23 * m23
+        let minor3Rows012Columns012 =
+            m00 * minor2Rows12Columns12 - m01 * minor2Rows12Columns02 + m02 * minor2Rows12Columns01
+        let minor3Rows013Columns013 =
+            m00 * minor2Rows13Columns13 - m01 * minor2Rows13Columns03 + m03 * minor2Rows13Columns01
+        let minor3Rows023Columns023 =
+            m00 * minor2Rows23Columns23 - m02 * minor2Rows23Columns03 + m03 * minor2Rows23Columns02
+        let minor3Rows123Columns012 =
+            m01 * minor2Rows23Columns12 - m11 * minor2Rows23Columns02 + m12 * minor2Rows23Columns01
+        let minor3Rows123Columns013 =
+            m01 * minor2Rows23Columns13 - m11 * minor2Rows23Columns03 + m13 * minor2Rows23Columns01
+        let minor3Rows123Columns023 =
+            m01 * minor2Rows23Columns23 - m12 * minor2Rows23Columns03 + m13 * minor2Rows23Columns02
+        let minor3Rows123Columns123 =
+            m11 * minor2Rows23Columns23 - m12 * minor2Rows23Columns13 + m13 * minor2Rows23Columns12
+        let det =
+            m00 * minor3Rows123Columns123 - m01 * minor3Rows123Columns023 + m02 * minor3Rows123Columns013 - m03
+            * minor3Rows123Columns012
         guard abs(det) >= 0.0001 else { return nil }
-        return (d3_123_123 / det, d3_023_023 / det, d3_013_013 / det, d3_012_012 / det)
+        return (
+            minor3Rows123Columns123 / det, minor3Rows023Columns023 / det, minor3Rows013Columns013 / det,
+            minor3Rows012Columns012 / det
+        )
     }
 }
