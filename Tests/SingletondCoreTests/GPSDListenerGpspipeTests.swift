@@ -27,8 +27,7 @@ import Testing
     /// The daemon reads the log from a FIFO the test writes once gpspipe watches, so gpspipe sees the log's fixes
     /// from the first. gpsd replays the same log (looped, 10 ms a sentence) to its own gpspipe. Every TPV of the
     /// daemon must be one gpsd sent for the same time, member for member (the device's name aside: it is the
-    /// source's). gpsd adds error estimates of its own error model (`ept`, `epx`, `eph`, ...), which the daemon's
-    /// decoder does not compute; every member the daemon writes, gpsd writes with the same value.
+    /// source's): every member the daemon writes, gpsd's error estimates included, gpsd writes with the same value.
     @Test func tpvLinesAgreeWithGpsdOnTheSameLog() async throws {
         let gpsfake = try Self.tool("gpsfake")
         let gpspipe = try Self.tool("gpspipe")
