@@ -78,6 +78,7 @@ import Testing
             }
             #expect(device?["path"]?.stringValue == "/dev/scripted")
             #expect(device?["activated"]?.stringValue != nil)
+            #expect(device?["flags"] == nil && device?["native"] == nil, "as gpsd's DEVICE at activation")
             #expect(times == Self.fixes(20).map { fix in fix.time.map { String(describing: $0) } ?? "" })
 
             client.send("?POLL;\n")

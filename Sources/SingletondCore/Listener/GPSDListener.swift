@@ -56,7 +56,7 @@ extension ConnectionServer where Served == GPSDListenerHandler {
             guard (state.shared.activated == nil) != (activated == nil) else { return [] }
             state.shared.activated = activated
             if activated == nil { state.shared.latestSKY = nil }
-            let line = GPSDListenerLines.device(path: devicePath, activated: activated)
+            let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
             return broadcast(state: &state) { $0.wantsReports ? line : nil }
         }
         for text in logLines { logger.notice(text) }

@@ -32,7 +32,11 @@ package enum GPSDListenerLines {
 
     /// The `DEVICE` object of the source, without newline: active since `activated` (milliseconds since 1970),
     /// or gone (`"activated":0`) when `nil`.
-    static func deviceObject(path: String, activated: Int64?) -> [UInt8] {
+    ///
+    /// As gpsd 3.22's `json_device_dump`: `"flags":1` (NMEA seen) only once the source's data was seen, which the
+    /// `DEVICE` sent at activation is before; no `"native"`, which gpsd writes, with the line's speed, for a serial
+    /// port only, and the listener does not know the speed.
+    static func deviceObject(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "DEVICE")
         writer.string("path", path)
@@ -45,14 +49,13 @@ package enum GPSDListenerLines {
         GPSDJSONWriter.appendTime(GNSSTime(millisecondsSince1970: activated), to: &time)
         time.append(UInt8(ascii: "\""))
         writer.raw("activated", time)
-        writer.int("flags", 1)
-        writer.int("native", 0)
+        if observed { writer.int("flags", 1) }
         return writer.finish(newline: false)
     }
 
-    /// A `DEVICE` line: the source came (`activated` set) or went.
-    package static func device(path: String, activated: Int64?) -> [UInt8] {
-        crlf(deviceObject(path: path, activated: activated))
+    /// A `DEVICE` line: the source came (`activated` set) or went; `observed` when the source's data was seen.
+    package static func device(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
+        crlf(deviceObject(path: path, activated: activated, observed: observed))
     }
 
     /// `{"class":"DEVICES","devices":[...]}`: the source while it is active, else an empty list.
