@@ -31,6 +31,13 @@ package enum System {
         return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
     }
 
+    /// The wall clock (`CLOCK_REALTIME`) in nanoseconds since 1970: for timestamps, never for a decision.
+    package static func wallClockNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
     // MARK: Retrying
 
     /// Runs `call` until it is not interrupted (`EINTR`); throws `errno` when it returns -1.

@@ -66,7 +66,8 @@ import Testing
         let toggler = try #require(StreamClient(port: port))
         toggler.limitSendTime(seconds: 60)
         #expect(Self.json(await toggler.readLine())?["class"]?.stringValue == "VERSION")
-        let toggles = String(repeating: "?WATCH={\"enable\":true}\n?WATCH={\"enable\":false};\n", count: 1_000)
+        let toggles = String(
+            repeating: "?WATCH={\"enable\":true,\"json\":true}\n?WATCH={\"enable\":false};\n", count: 1_000)
         #expect(await blocking { toggler.send(toggles + "?VERSION;\n") })
         let lastWatch = await blocking { () -> String? in
             var last: String?

@@ -119,7 +119,10 @@ import Testing
 
     /// `gpspipe -r`: it asks for `"nmea":true` and prints what comes. Once it watches, the test writes the log to the
     /// daemon's FIFO: the sentences gpspipe prints are the log's, byte for byte and in order.
-    @Test func gpspipeReadsTheRawSentences() async throws {
+    ///
+    /// `gpspipe -R` asks for `"raw":2`, which gpsd 3.22 serves for an NMEA source as it serves `nmea`: the
+    /// sentences as they came (measured side by side: the same bytes for `nmea`, `raw` 1 and `raw` 2).
+    @Test(arguments: ["-r", "-R"]) func gpspipeReadsTheRawSentences(_ flag: String) async throws {
         let gpspipe = try Self.tool("gpspipe")
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -132,7 +135,7 @@ import Testing
         ])
         defer { daemon.kill() }
         #expect(await daemon.stderr.line(containing: "ready:", timeout: 60) != nil, "\(daemon.stderr.history)")
-        let pipe = try ChildProcess(gpspipe, ["-r", "-n", "33", "127.0.0.1:\(port)"], stdout: .pipe)
+        let pipe = try ChildProcess(gpspipe, [flag, "-n", "33", "127.0.0.1:\(port)"], stdout: .pipe)
         defer { pipe.kill() }
         #expect(await daemon.stderr.line(containing: "gpsd: client 1 watches", timeout: 60) != nil)
         let log = try Data(contentsOf: URL(fileURLWithPath: Self.fixture))

@@ -44,11 +44,15 @@ import Testing
         return bytes
     }
 
-    @Test(.singletons { $0.locationManager = LocationManager() })
-    func aSentenceWatcherGetsExactlyTheGoodSentencesAsRead() async throws {
+    /// `nmea`, and `raw` 1 and 2, which gpsd 3.22 serves alike for an NMEA source (`raw_report` writes a textual
+    /// packet as it came; measured side by side, gpsd sent the same bytes for all three).
+    @Test(
+        .singletons { $0.locationManager = LocationManager() },
+        arguments: ["\"nmea\":true", "\"raw\":1", "\"raw\":2"])
+    func aSentenceWatcherGetsExactlyTheGoodSentencesAsRead(_ member: String) async throws {
         try await GPSDListenerServiceTests.withService { _, port in
             let client = try #require(StreamClient(port: port))
-            client.send("?WATCH={\"enable\":true,\"nmea\":true}\n")
+            client.send("?WATCH={\"enable\":true,\(member)}\n")
             #expect(await client.readLine(containing: "\"class\":\"WATCH\"") != nil)
             let manager = await appSingletons.locationManager
             try await manager.start(
@@ -94,6 +98,58 @@ import Testing
             }
             #expect(fixes == count && sentences == 2 * count)
             #expect(early.isEmpty, "TPVs before their sentences: \(early)")
+            await manager.shutdown()
+        }
+    }
+
+    /// `timing` and `pps` as gpsd 3.22 sends them for an NMEA source: a `TOFF` for each new second of a fix (the
+    /// sentence's time, and when it came), and TPVs with `rtime` and the other timing members. `?POLL;` answers a
+    /// watcher with the device's reports and a `GST`, and a client that does not watch with `"active":0` and empty
+    /// lists, as gpsd does. The source is a FIFO the test holds open, so that it is still active when the POLLs come.
+    @Test(.singletons { $0.locationManager = LocationManager() })
+    func timingPpsAndPollFollowGpsd() async throws {
+        var feed = ""
+        for second in 0..<4 {
+            let time = "12000\(second).00"
+            feed += NMEAChecksum.sentence("GPRMC,\(time),A,4807.038,N,01131.000,E,0.0,0.0,221126,,,A")
+            feed += NMEAChecksum.sentence("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        }
+        try await GPSDListenerServiceTests.withService { _, port in
+            let client = try #require(StreamClient(port: port))
+            let bystander = try #require(StreamClient(port: port))
+            client.send("?WATCH={\"enable\":true,\"json\":true,\"timing\":true,\"pps\":true}\n")
+            #expect(await client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let source = try HeldFIFO(directory.file("nmea"))
+            defer { source.close() }
+            let manager = await appSingletons.locationManager
+            try await manager.start(.nmeaFile(path: source.path))
+            try writeAll(source.fd, Array(feed.utf8))
+            var lines: [String] = []
+            while let line = await client.readLine() {
+                lines.append(line)
+                if line.contains("\"class\":\"TPV\""), line.contains("\"time\":\"2026-11-22T12:00:02.000Z\"") { break }
+            }
+            let objects = lines.compactMap(GPSDListenerServiceTests.object)
+            let offsets = objects.filter { $0["class"]?.stringValue == "TOFF" }
+            let tpvs = objects.filter { $0["class"]?.stringValue == "TPV" && $0["mode"]?.doubleValue ?? 0 >= 2 }
+            #expect(
+                offsets.map { $0["real_sec"]?.doubleValue }
+                    == [1_795_348_800, 1_795_348_801, 1_795_348_802].map { Double($0) })
+            #expect(offsets.allSatisfy { $0["real_nsec"]?.doubleValue == 0 && ($0["clock_sec"]?.doubleValue ?? 0) > 0 })
+            #expect(!tpvs.isEmpty && tpvs.allSatisfy { $0["rtime"] != nil && $0["rollovers"]?.doubleValue == 2 })
+            #expect(lines.contains { $0.contains("\"real_sec\":1795348800, \"real_nsec\":0,") }, "gpsd's spacing")
+
+            client.send("?POLL;\n")
+            let poll = GPSDListenerServiceTests.object(await client.readLine(containing: "\"class\":\"POLL\""))
+            #expect(poll?["active"]?.doubleValue == 1)
+            #expect(poll?["tpv"]?.arrayValue?.count == 1 && poll?["sky"]?.arrayValue != nil)
+            #expect(poll?["gst"]?.arrayValue?.first?["class"]?.stringValue == "GST")
+            bystander.send("?POLL;\n")
+            let other = GPSDListenerServiceTests.object(await bystander.readLine(containing: "\"class\":\"POLL\""))
+            #expect(other?["active"]?.doubleValue == 0)
+            #expect(["tpv", "gst", "sky"].map { other?[$0]?.arrayValue?.isEmpty } == [true, true, true])
             await manager.shutdown()
         }
     }

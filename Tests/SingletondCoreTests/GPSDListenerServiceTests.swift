@@ -78,6 +78,7 @@ import Testing
             }
             #expect(device?["path"]?.stringValue == "/dev/scripted")
             #expect(device?["activated"]?.stringValue != nil)
+            #expect(device?["flags"] == nil && device?["native"] == nil, "as gpsd's DEVICE at activation")
             #expect(times == Self.fixes(20).map { fix in fix.time.map { String(describing: $0) } ?? "" })
 
             client.send("?POLL;\n")
@@ -102,7 +103,7 @@ import Testing
             let slow = try #require(StreamClient(port: port, receiveBuffer: 4_096))
             let reader = try #require(StreamClient(port: port))
             for client in [slow, reader] {
-                client.send("?WATCH={\"enable\":true}\n")
+                client.send("?WATCH={\"enable\":true,\"json\":true}\n")
                 #expect(await client.readLine(containing: "\"class\":\"WATCH\"") != nil)
             }
             let manager = await appSingletons.locationManager
@@ -146,7 +147,7 @@ import Testing
     @Test func aClientThatNeitherWatchesNorAsksIsClosedAndAWatcherStays() async throws {
         let clock = try await Self.testClock()
         try await Self.withService(limits: ClientLimits(idleTimeout: .seconds(60))) { service, port in
-            let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true}\n"))
+            let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"json\":true}\n"))
             let idle = try #require(StreamClient(port: port))
             #expect(await idle.readLine(containing: "\"class\":\"VERSION\"") != nil, "accepted")
             // The idle timer sleeps on the clock; nothing is closed before the timeout.
@@ -162,14 +163,14 @@ import Testing
         }
     }
 
-    @Test func aClientThatEnablesOnlyRawGetsNothingAndIsClosedWhenIdle() async throws {
+    @Test func aClientThatEnablesWithoutJSONGetsNothingAndIsClosedWhenIdle() async throws {
         let clock = try await Self.testClock()
         try await Self.withService(limits: ClientLimits(idleTimeout: .seconds(60))) { service, port in
             let (watcher, _) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"nmea\":true}\n"))
-            let (squatter, line) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true,\"raw\":1}\n"))
+            let (squatter, line) = try #require(await Self.watched(port: port, "?WATCH={\"enable\":true}\n"))
             let reply = Self.object(line)
             #expect(reply?["enable"]?.boolValue == true && reply?["json"]?.boolValue == false)
-            #expect(service.listener?.statistics.watching == 1, "raw alone is not served: not watching")
+            #expect(service.listener?.statistics.watching == 1, "enable alone streams nothing: not watching")
             await clock.sleepers(atLeast: 1)
             await clock.advance(by: .seconds(60))
             #expect(await squatter.readsToEnd(), "a client that gets nothing is closed when idle")
@@ -191,7 +192,7 @@ import Testing
                     == ["VERSION", "DEVICES", "DEVICE", "ERROR", "ERROR", "DEVICES", "WATCH", "POLL"])
             #expect(replies[2]["activated"]?.doubleValue == 0, "no source is open")
             #expect(replies[3]["message"]?.stringValue == "Unrecognized request '?FOO;'")
-            #expect(replies[4]["message"]?.stringValue == "Do not know device /dev/other")
+            #expect(replies[4]["message"]?.stringValue == "No such device as /dev/other")
             #expect(replies[6]["nmea"]?.boolValue == true && replies[6]["pps"]?.boolValue == true)
             #expect(replies[6]["json"]?.boolValue == false, "nmea asked for, json not: as gpsd, no JSON reports")
             #expect(replies[7]["active"]?.doubleValue == 0)

@@ -33,7 +33,7 @@ import Testing
         try await GPSDListenerServiceTests.withService(limits: ClientLimits(maximumQueuedBytes: 8 * 1_024)) {
             service, port in
             let slow = try #require(StreamClient(port: port, receiveBuffer: 4_096))
-            slow.send("?WATCH={\"enable\":true}\n")
+            slow.send("?WATCH={\"enable\":true,\"json\":true}\n")
             #expect(await slow.readLine(containing: "\"class\":\"WATCH\"") != nil)
             let listener = try #require(service.listener)
             let count = 20_000

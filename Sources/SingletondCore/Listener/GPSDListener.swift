@@ -1,4 +1,5 @@
 import SingletonRegistry
+import SystemCalls
 
 /// The gpsd-protocol listener: a ``ConnectionServer`` speaking gpsd 3.22's JSON protocol
 /// (``GPSDListenerHandler``) on a TCP socket.
@@ -13,16 +14,36 @@ extension ConnectionServer where Served == GPSDListenerHandler {
     /// The device path the reports name: the daemon's source.
     package var devicePath: String { handler.devicePath }
 
-    /// Sends a report to every client that watches: `tpv` or `sky` is the JSON object without newline, kept for
-    /// `?POLL;` and sent with `\r\n`; a sentence goes out as it is, with its own line end.
+    /// Sends a report to every client that watches for it: `tpv` or `sky` is the JSON object without newline, kept
+    /// for `?POLL;` and sent with `\r\n` (a TPV with gpsd's timing members for the clients that asked for
+    /// `timing`); a sentence goes out as it is, with its own line end, to the clients that asked for `nmea` or
+    /// `raw`; a time offset goes out as a `TOFF` to the clients that asked for `pps`.
     package func publish(_ report: GPSDListenerReport) {
         let logLines = state.withLock { state -> [String] in
             switch report {
-            case .tpv(let object): state.shared.latestTPV = object
-            case .sky(let object): state.shared.latestSKY = object
-            case .nmea(let sentence): return broadcast(sentence, state: &state, sentence: true)
+            case .tpv(let object):
+                state.shared.latestTPV = object
+                let line = GPSDListenerLines.crlf(object)
+                var timed: [UInt8]?
+                return broadcast(state: &state) { policy in
+                    guard policy.wantsReports else { return nil }
+                    guard policy.timing else { return line }
+                    if timed == nil {
+                        timed = GPSDListenerLines.crlf(
+                            GPSDListenerLines.withTiming(object, now: System.wallClockNanoseconds()))
+                    }
+                    return timed
+                }
+            case .sky(let object):
+                state.shared.latestSKY = object
+                let line = GPSDListenerLines.crlf(object)
+                return broadcast(state: &state) { $0.wantsReports ? line : nil }
+            case .nmea(let sentence):
+                return broadcast(state: &state) { $0.wantsSentences ? sentence : nil }
+            case .timeOffset(let real, let clock):
+                let line = GPSDListenerLines.timeOffset(devicePath: devicePath, real: real, clock: clock)
+                return broadcast(state: &state) { $0.wantsTimeOffsets ? line : nil }
             }
-            return broadcast(GPSDListenerLines.crlf(report.object), state: &state)
         }
         for text in logLines { logger.notice(text) }
         wake()
@@ -35,7 +56,8 @@ extension ConnectionServer where Served == GPSDListenerHandler {
             guard (state.shared.activated == nil) != (activated == nil) else { return [] }
             state.shared.activated = activated
             if activated == nil { state.shared.latestSKY = nil }
-            return broadcast(GPSDListenerLines.device(path: devicePath, activated: activated), state: &state)
+            let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
+            return broadcast(state: &state) { $0.wantsReports ? line : nil }
         }
         for text in logLines { logger.notice(text) }
         wake()
@@ -55,14 +77,14 @@ extension ConnectionServer where Served == GPSDListenerHandler {
         state.withLock { state in state.clients.values.map(\.fd) }
     }
 
-    /// Queues `line` for every watcher of JSON reports, or of raw sentences when `sentence` is set; returns the log
-    /// lines about slow clients.
-    private func broadcast(_ line: [UInt8], state: inout State, sentence: Bool = false) -> [String] {
+    /// Queues for every client the line `line(policy)` gives for its policy, none where it gives `nil`; returns the
+    /// log lines about slow clients.
+    private func broadcast(state: inout State, line: (GPSDWatchPolicy) -> [UInt8]?) -> [String] {
         var logLines: [String] = []
         let now = timeline.now
-        for id in Array(state.clients.keys)
-        where sentence ? state.clients[id]!.policy.wantsSentences : state.clients[id]!.policy.wantsReports {
-            let dropped = state.clients[id]!.enqueue(line, limit: limits.maximumQueuedBytes)
+        for id in Array(state.clients.keys) {
+            guard let text = line(state.clients[id]!.policy) else { continue }
+            let dropped = state.clients[id]!.enqueue(text, limit: limits.maximumQueuedBytes)
             guard dropped > 0 else { continue }
             state.shared.droppedReports += dropped
             switch state.drops.occurrence(of: "slow", at: now) {

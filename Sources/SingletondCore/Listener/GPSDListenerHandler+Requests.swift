@@ -65,17 +65,19 @@ extension GPSDListenerHandler {
         defer { shared.droppedReports += client.droppedTotal - droppedBefore }
         switch request {
         case .watch(let change):
-            if let device = change.device, device != devicePath {
-                _ = client.enqueue(GPSDListenerLines.error("Do not know device \(device)"), limit: limit)
+            if let device = change.device, !device.isEmpty, device != devicePath {
+                _ = client.enqueue(GPSDListenerLines.error("No such device as \(device)"), limit: limit)
                 return
             }
             client.policy.apply(change)
             _ = client.enqueue(GPSDListenerLines.devices(path: devicePath, activated: shared.activated), limit: limit)
             _ = client.enqueue(client.policy.line, limit: limit)
         case .poll:
+            // gpsd counts only the devices the client watches: a client that does not watch gets empty lists.
+            let active = client.policy.enable && shared.activated != nil
             let line = GPSDListenerLines.poll(
-                now: System.wallClockMilliseconds(), active: shared.activated != nil, tpv: shared.latestTPV,
-                sky: shared.latestSKY)
+                now: System.wallClockMilliseconds(), devicePath: devicePath, tpv: active ? shared.latestTPV : nil,
+                sky: active ? shared.latestSKY : nil, active: active)
             _ = client.enqueue(line, limit: limit)
         case .devices:
             _ = client.enqueue(GPSDListenerLines.devices(path: devicePath, activated: shared.activated), limit: limit)

@@ -32,7 +32,11 @@ package enum GPSDListenerLines {
 
     /// The `DEVICE` object of the source, without newline: active since `activated` (milliseconds since 1970),
     /// or gone (`"activated":0`) when `nil`.
-    static func deviceObject(path: String, activated: Int64?) -> [UInt8] {
+    ///
+    /// As gpsd 3.22's `json_device_dump`: `"flags":1` (NMEA seen) only once the source's data was seen, which the
+    /// `DEVICE` sent at activation is before; no `"native"`, which gpsd writes, with the line's speed, for a serial
+    /// port only, and the listener does not know the speed.
+    static func deviceObject(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "DEVICE")
         writer.string("path", path)
@@ -45,14 +49,13 @@ package enum GPSDListenerLines {
         GPSDJSONWriter.appendTime(GNSSTime(millisecondsSince1970: activated), to: &time)
         time.append(UInt8(ascii: "\""))
         writer.raw("activated", time)
-        writer.int("flags", 1)
-        writer.int("native", 0)
+        if observed { writer.int("flags", 1) }
         return writer.finish(newline: false)
     }
 
-    /// A `DEVICE` line: the source came (`activated` set) or went.
-    package static func device(path: String, activated: Int64?) -> [UInt8] {
-        crlf(deviceObject(path: path, activated: activated))
+    /// A `DEVICE` line: the source came (`activated` set) or went; `observed` when the source's data was seen.
+    package static func device(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
+        crlf(deviceObject(path: path, activated: activated, observed: observed))
     }
 
     /// `{"class":"DEVICES","devices":[...]}`: the source while it is active, else an empty list.
@@ -66,8 +69,10 @@ package enum GPSDListenerLines {
         return crlf(writer.finish(newline: false))
     }
 
-    /// `{"class":"POLL",...}`: the time now, whether the source is active, and its latest TPV and SKY objects.
-    package static func poll(now: Int64, active: Bool, tpv: [UInt8]?, sky: [UInt8]?) -> [UInt8] {
+    /// `{"class":"POLL",...}`: the time now, whether the source is active for this client, and its latest TPV,
+    /// GST and SKY objects, in gpsd's order. The GST object names the device only: the decoder reads no GST
+    /// sentence, and gpsd's has no more members until one came.
+    package static func poll(now: Int64, devicePath: String, tpv: [UInt8]?, sky: [UInt8]?, active: Bool) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "POLL")
         var time: [UInt8] = [UInt8(ascii: "\"")]
@@ -76,7 +81,69 @@ package enum GPSDListenerLines {
         writer.raw("time", time)
         writer.int("active", active ? 1 : 0)
         writer.raw("tpv", [UInt8(ascii: "[")] + (tpv ?? []) + [UInt8(ascii: "]")])
+        var gst: [UInt8] = []
+        if active {
+            var object = JSONObjectWriter()
+            object.string("class", "GST")
+            object.string("device", devicePath)
+            gst = object.finish(newline: false)
+        }
+        writer.raw("gst", [UInt8(ascii: "[")] + gst + [UInt8(ascii: "]")])
         writer.raw("sky", [UInt8(ascii: "[")] + (sky ?? []) + [UInt8(ascii: "]")])
         return crlf(writer.finish(newline: false))
+    }
+
+    /// `{"class":"TOFF",...}`: the serial time of a new second, `real` (from the sentence), and when it was
+    /// received, `clock`, both in nanoseconds since 1970, with gpsd's spacing (a space before `"real_nsec"`).
+    package static func timeOffset(devicePath: String, real: Int64, clock: Int64) -> [UInt8] {
+        var writer = JSONObjectWriter()
+        writer.string("class", "TOFF")
+        writer.string("device", devicePath)
+        let (realSeconds, realNanoseconds) = real.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (clockSeconds, clockNanoseconds) = clock.quotientAndRemainder(dividingBy: 1_000_000_000)
+        writer.int("real_sec", Int(realSeconds))
+        var line = writer.finish(newline: false).dropLast()
+        line +=
+            ", \"real_nsec\":\(realNanoseconds),\"clock_sec\":\(clockSeconds),\"clock_nsec\":\(clockNanoseconds)}"
+            .utf8
+        return crlf(Array(line))
+    }
+
+    /// gpsd's GPS epoch, 1980-01-06, in seconds since 1970, and the length of a GPS week-number era.
+    static let gpsEpoch: Int64 = 315_964_800
+    static let rolloverSeconds: Int64 = 1_024 * 604_800
+
+    /// The TPV `object` (without newline) with gpsd 3.22's `timing` members, where gpsd writes them: before `eph`
+    /// and `sep`, or at the end. `rtime` is `now` (nanoseconds since 1970), the time the report is sent; `sor`,
+    /// `week` and `tow` are zero, as gpsd 3.22 sends them for an NMEA source, which gives no GPS week; `rollovers`
+    /// is the GPS week-number eras since 1980 at `now`. `chars` and `sats` are left out: the listener knows neither
+    /// how many bytes the source's cycle took nor gpsd's count of satellites used.
+    package static func withTiming(_ object: [UInt8], now: Int64) -> [UInt8] {
+        let (seconds, nanoseconds) = now.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let fraction = String(nanoseconds)
+        let rollovers = (seconds - gpsEpoch) / rolloverSeconds
+        let members = Array(
+            (",\"rtime\": \(seconds).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)"
+                + ",\"sor\": 0.000000000,\"week\":0,\"tow\":0.000,\"rollovers\":\(rollovers)").utf8)
+        var at = object.count - 1
+        for name in [",\"eph\":", ",\"sep\":"] {
+            if let found = firstRange(of: Array(name.utf8), in: object) {
+                at = found
+                break
+            }
+        }
+        var out = object
+        out.insert(contentsOf: members, at: max(at, 0))
+        return out
+    }
+
+    /// Where `needle` first starts in `bytes`.
+    private static func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle)
+        {
+            return start
+        }
+        return nil
     }
 }

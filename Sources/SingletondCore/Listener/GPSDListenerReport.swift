@@ -1,17 +1,13 @@
 /// A report the listener sends its watchers: a TPV or SKY object as ``GNSSProtocol/GPSDReportWriter`` writes it,
-/// without newline, or a raw NMEA sentence with its line end.
+/// without newline, a raw NMEA sentence with its line end, or the serial time of a new second.
 package enum GPSDListenerReport: Sendable {
     /// A TPV object: one fix.
     case tpv([UInt8])
     /// A SKY object: the satellite view.
     case sky([UInt8])
-    /// A raw NMEA sentence with its line end as read, for the watchers that asked for `"nmea":true`.
+    /// A raw NMEA sentence with its line end as read, for the watchers that asked for `"nmea":true` or `"raw"`.
     case nmea([UInt8])
-
-    /// The object's or the sentence's bytes.
-    var object: [UInt8] {
-        switch self {
-        case .tpv(let object), .sky(let object), .nmea(let object): object
-        }
-    }
+    /// The time a fix's sentences gave for a new second (`real`) and when the fix was received (`clock`), both in
+    /// nanoseconds since 1970, for the watchers that asked for `"pps":true`: gpsd's `TOFF`.
+    case timeOffset(real: Int64, clock: Int64)
 }

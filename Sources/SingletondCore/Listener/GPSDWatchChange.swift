@@ -1,7 +1,10 @@
 import GNSSProtocol
 
-/// The members of one `?WATCH={...}` request: what the client asks to change in its streaming policy. A member left
-/// out keeps its value.
+/// The members of one `?WATCH={...}` request: what the client asks to change in its streaming policy.
+///
+/// gpsd 3.22's rules for a member left out of the object (`json_watch_read`): `json`, `nmea` and `raw` keep their
+/// value; `enable` is `true`; `scaled`, `timing`, `split24` and `pps` are `false`; `device` is none (every device).
+/// ``init(parsing:)`` fills those in, so that only `?WATCH;` (``init()``) changes nothing.
 package struct GPSDWatchChange: Sendable, Hashable {
     /// `enable`: start or stop streaming.
     package var enable: Bool?
@@ -9,25 +12,31 @@ package struct GPSDWatchChange: Sendable, Hashable {
     package var json: Bool?
     /// `nmea`: raw NMEA sentences (where the source is NMEA).
     package var nmea: Bool?
-    /// `raw`: gpsd's raw level, 0 to 2; accepted and echoed, never acted on.
+    /// `raw`: gpsd's raw level, 0 to 2; 1 and 2 relay an NMEA source's sentences as `nmea` does.
     package var raw: Int?
     /// `scaled`: accepted and echoed, never acted on.
     package var scaled: Bool?
-    /// `timing`: accepted and echoed, never acted on.
+    /// `timing`: TPVs carry gpsd's timing members.
     package var timing: Bool?
     /// `split24`: accepted and echoed, never acted on.
     package var split24: Bool?
-    /// `pps`: accepted and echoed, never acted on.
+    /// `pps`: a `TOFF` report for the serial time of each new second.
     package var pps: Bool?
-    /// `device`: the one device to watch; this daemon has one.
+    /// `device`: the one device to watch, `""` for every device; this daemon has one.
     package var device: String?
 
     /// A request that changes nothing (`?WATCH;`).
     package init() {}
 
-    /// Reads the object of `?WATCH=`; members of another type than gpsd's are an error, unknown members are
-    /// ignored, as gpsd ignores them.
+    /// Reads the object of `?WATCH=`, with gpsd's value for each member left out; members of another type than
+    /// gpsd's are an error, unknown members are ignored, as gpsd ignores them.
     package init(parsing object: ArraySlice<UInt8>) throws(GPSDWatchChangeError) {
+        enable = true
+        scaled = false
+        timing = false
+        split24 = false
+        pps = false
+        device = ""
         let value: JSONValue
         do throws(JSONError) {
             value = try JSONValue(parsing: object, maximumDepth: 4)

@@ -6,21 +6,23 @@ package struct GPSDWatchPolicy: Sendable, Hashable {
     package var json = false
     /// Whether the client gets the source's raw NMEA sentences (`nmea`).
     package var nmea = false
-    /// gpsd's raw level (`raw`); echoed, never acted on.
+    /// gpsd's raw level (`raw`): for an NMEA source, 1 and 2 relay the sentences as `nmea` does.
     package var raw = 0
     /// `scaled`; echoed, never acted on.
     package var scaled = false
-    /// `timing`; echoed, never acted on.
+    /// Whether TPVs carry gpsd's timing members (`timing`).
     package var timing = false
     /// `split24`; echoed, never acted on.
     package var split24 = false
-    /// `pps`; echoed, never acted on: the daemon has no PPS.
+    /// Whether the client gets a `TOFF` report for the serial time of each new second (`pps`).
     package var pps = false
+    /// The device watched (`device`), `""` for every device; echoed when set.
+    package var device = ""
 
     /// The policy of a client that has sent no `?WATCH` yet.
     package init() {}
 
-    /// Applies `change`; as in gpsd, enabling with neither `json` nor `nmea` asked for streams JSON.
+    /// Applies `change`. As in gpsd, `enable` alone streams nothing: `json` stays as it was, `false` at first.
     package mutating func apply(_ change: GPSDWatchChange) {
         if let enable = change.enable { self.enable = enable }
         if let json = change.json { self.json = json }
@@ -30,18 +32,22 @@ package struct GPSDWatchPolicy: Sendable, Hashable {
         if let timing = change.timing { self.timing = timing }
         if let split24 = change.split24 { self.split24 = split24 }
         if let pps = change.pps { self.pps = pps }
-        if enable, !json, !nmea, raw == 0 { json = true }
+        if let device = change.device { self.device = device }
     }
 
     /// Whether the client gets the JSON reports (TPV, SKY, DEVICE).
     package var wantsReports: Bool { enable && json }
 
-    /// Whether the client gets the raw NMEA sentences.
-    package var wantsSentences: Bool { enable && nmea }
+    /// Whether the client gets the raw NMEA sentences: `nmea`, or `raw` 1 or 2, which gpsd serves alike for an NMEA
+    /// source (`raw_report`: a textual packet goes out as it came).
+    package var wantsSentences: Bool { enable && (nmea || raw > 0) }
 
-    /// Whether the client watches: it gets JSON reports or raw sentences. A client that enabled only what the
-    /// listener does not serve (`raw` without `json` or `nmea`) gets nothing and does not watch.
-    package var watches: Bool { wantsReports || wantsSentences }
+    /// Whether the client gets `TOFF` reports.
+    package var wantsTimeOffsets: Bool { enable && pps }
+
+    /// Whether the client watches: it gets JSON reports, raw sentences or `TOFF` reports. A client that enabled
+    /// with none of `json`, `nmea`, `raw` or `pps` gets nothing and does not watch, as in gpsd.
+    package var watches: Bool { wantsReports || wantsSentences || wantsTimeOffsets }
 
     /// gpsd's `WATCH` reply for this policy.
     package var line: [UInt8] {
@@ -55,6 +61,7 @@ package struct GPSDWatchPolicy: Sendable, Hashable {
         writer.bool("timing", timing)
         writer.bool("split24", split24)
         writer.bool("pps", pps)
+        if !device.isEmpty { writer.string("device", device) }
         return GPSDListenerLines.crlf(writer.finish(newline: false))
     }
 }

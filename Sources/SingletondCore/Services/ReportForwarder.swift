@@ -8,7 +8,8 @@ import SystemCalls
 /// newline), to the control socket's watchers and to the gpsd listener.
 ///
 /// The listener also gets a SKY when the satellite view changes (encoded once per change), its DEVICE when the
-/// source comes and goes, and the raw sentences, all in the order the source produced them: a sentence before the
+/// source comes and goes, a time offset (gpsd's `TOFF`) before the first fix of each new second, and the raw
+/// sentences, all in the order the source produced them: a sentence before the
 /// fix it completes, the DEVICE of an active source before its first TPV. The listener is attached when it starts
 /// serving and detached before it stops; attaching it tells it the device's state and the latest SKY. Everything
 /// sent to the listener is sent under this forwarder's lock, so an attach never lands between two reports.
@@ -21,6 +22,8 @@ package final class ReportForwarder: Sendable {
         var sky: [UInt8]?
         /// How many TPVs were encoded.
         var encodedTPVs = 0
+        /// The whole second (since 1970) of the last `TOFF` sent, as gpsd sends one per new second.
+        var lastOffsetSecond: Int64?
         var task: Task<Void, Never>?
     }
 
@@ -84,6 +87,7 @@ package final class ReportForwarder: Sendable {
                     state.encodedTPVs += 1
                     // A fix comes from an active source: this holds even when the state change was dropped.
                     Self.note(active: true, in: &state)
+                    Self.noteTimeOffset(of: fix, in: &state)
                     state.listener?.publish(.tpv(object))
                 }
                 guard output != nil || control != nil else { continue }
@@ -119,6 +123,17 @@ package final class ReportForwarder: Sendable {
         state.activated = active ? System.wallClockMilliseconds() : nil
         if !active { state.sky = nil }
         state.listener?.setDevice(activated: state.activated)
+    }
+
+    /// Sends the listener a `TOFF` for `fix` when it is a fix (2D or 3D) whose time starts a new second, as gpsd
+    /// does for the serial time: the sentence's time, and the wall clock when the fix came.
+    private static func noteTimeOffset(of fix: Fix, in state: inout State) {
+        guard fix.mode >= .twoD, let time = fix.time else { return }
+        let second = time.millisecondsSince1970 / 1_000
+        guard second > state.lastOffsetSecond ?? Int64.min else { return }
+        state.lastOffsetSecond = second
+        state.listener?.publish(
+            .timeOffset(real: time.millisecondsSince1970 * 1_000_000, clock: System.wallClockNanoseconds()))
     }
 
     /// Whether a source in `state` is active: connected, with or without a fix.
