@@ -49,13 +49,26 @@ extension ConnectionServer where Served == GPSDListenerHandler {
         wake()
     }
 
-    /// Notes that the source became active (at `activated`, milliseconds since 1970) or went (`nil`), and tells
-    /// the watchers with a `DEVICE` line.
-    package func setDevice(activated: Int64?) {
+    /// Notes that the source became active (at `activated`, milliseconds since 1970) or went (`nil`), and with
+    /// `announce` tells the watchers with a `DEVICE` line (gpsd sends the activation's DEVICE at the first data, see
+    /// ``announceDevice()``, and the loss's at once).
+    package func setDevice(activated: Int64?, announce: Bool = true) {
         let logLines = state.withLock { state -> [String] in
             guard (state.shared.activated == nil) != (activated == nil) else { return [] }
             state.shared.activated = activated
             if activated == nil { state.shared.latestSKY = nil }
+            guard announce else { return [] }
+            let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
+            return broadcast(state: &state) { $0.wantsReports ? line : nil }
+        }
+        for text in logLines { logger.notice(text) }
+        wake()
+    }
+
+    /// Tells the watchers with a `DEVICE` line that the active source sent its first data.
+    package func announceDevice() {
+        let logLines = state.withLock { state -> [String] in
+            guard let activated = state.shared.activated else { return [] }
             let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
             return broadcast(state: &state) { $0.wantsReports ? line : nil }
         }

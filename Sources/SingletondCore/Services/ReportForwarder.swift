@@ -18,6 +18,9 @@ package final class ReportForwarder: Sendable {
         var listener: GPSDListener?
         /// When the source became active (milliseconds since 1970), `nil` while it is not.
         var activated: Int64?
+        /// Whether the listener was sent the DEVICE of this activation: gpsd sends it when the first data comes,
+        /// not when the device opens.
+        var announced = false
         /// The latest SKY object, while the source is active or before it first is.
         var sky: [UInt8]?
         /// How many TPVs were encoded.
@@ -65,7 +68,7 @@ package final class ReportForwarder: Sendable {
     package func attach(_ listener: GPSDListener) {
         state.withLock { state in
             state.listener = listener
-            if let activated = state.activated { listener.setDevice(activated: activated) }
+            if let activated = state.activated { listener.setDevice(activated: activated, announce: state.announced) }
             if let sky = state.sky { listener.publish(.sky(sky)) }
         }
     }
@@ -87,6 +90,7 @@ package final class ReportForwarder: Sendable {
                     state.encodedTPVs += 1
                     // A fix comes from an active source: this holds even when the state change was dropped.
                     Self.note(active: true, in: &state)
+                    Self.announce(in: &state)
                     Self.noteTimeOffset(of: fix, in: &state)
                     state.listener?.publish(.tpv(object))
                 }
@@ -107,7 +111,10 @@ package final class ReportForwarder: Sendable {
                 if !Self.isActive(locationState) { lastSky = nil }
                 state.withLock { Self.note(active: Self.isActive(locationState), in: &$0) }
             case .sentence(let sentence):
-                state.withLock { $0.listener?.publish(.nmea(sentence)) }
+                state.withLock { state in
+                    Self.announce(in: &state)
+                    state.listener?.publish(.nmea(sentence))
+                }
             case .dropped(let count):
                 logger.log(
                     .warning, repeating: "location events dropped",
@@ -121,8 +128,16 @@ package final class ReportForwarder: Sendable {
     private static func note(active: Bool, in state: inout State) {
         guard active != (state.activated != nil) else { return }
         state.activated = active ? System.wallClockMilliseconds() : nil
+        state.announced = !active
         if !active { state.sky = nil }
-        state.listener?.setDevice(activated: state.activated)
+        state.listener?.setDevice(activated: state.activated, announce: !active)
+    }
+
+    /// Sends the listener the DEVICE of the current activation once, at the source's first data, as gpsd does.
+    private static func announce(in state: inout State) {
+        guard state.activated != nil, !state.announced else { return }
+        state.announced = true
+        state.listener?.announceDevice()
     }
 
     /// Sends the listener a `TOFF` for `fix` when it is a fix (2D or 3D) whose time starts a new second, as gpsd
