@@ -43,6 +43,12 @@ import Testing
         let refused = try #require(StreamClient(path: path))
         #expect(await refused.readLine()?.contains("too many clients") == true)
 
+        // The half line must have been read before the clock moves: read after it, it would count as activity a
+        // minute later and keep its client open. The server announces no read, so its state is asked for.
+        let read = try await Polling.firstAnswer(while: { true }) {
+            server.clientStates.contains { $0.contains("(11 bytes)") } ? true : nil
+        }
+        #expect(read == true, "the server read the half line: \(server.clientStates)")
         // The idle timer sleeps on the clock; a minute later the three idle clients are closed.
         await clock.sleepers(atLeast: 1)
         await clock.advance(by: .seconds(60))
