@@ -48,8 +48,8 @@ extension CycleAssembler {
         }
         if let lat = fix.latitude, let lon = fix.longitude {
             if fix.geoidSeparation == nil { fix.geoidSeparation = Geoid.separation(latitude: lat, longitude: lon) }
-            if let variation = fix.magneticVariation, abs(variation) > 0.09 {
-            } else {
+            // Some receivers send 0.0 for a variation they do not know: gpsd takes its model for anything that small.
+            if abs(fix.magneticVariation ?? 0) <= 0.09 {
                 fix.magneticVariation = MagneticVariation.degrees(latitude: lat, longitude: lon)
             }
         }

@@ -16,14 +16,8 @@ struct CycleDetector: Sendable {
     /// Registers a timestamped sentence; returns `true` when it starts a new cycle.
     mutating func timestamp(_ type: NMEASentenceType, timeOfDay: Int) -> Bool {
         defer { lastTimed = type }
-        guard let current = cycleTime else {
-            cycleTime = timeOfDay
-            return true
-        }
-        var delta = timeOfDay - current
-        if delta < 0 { delta = -delta }
-        guard delta > 10 else { return false }
-        if let last = lastTimed {
+        guard starts(timeOfDay: timeOfDay) else { return false }
+        if cycleTime != nil, let last = lastTimed {
             if last == candidate {
                 streak = Swift.min(streak + 1, 2)
             } else {
