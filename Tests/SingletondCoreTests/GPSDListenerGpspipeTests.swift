@@ -25,8 +25,8 @@ import Testing
     }
 
     /// The daemon reads the log from a FIFO the test writes once gpspipe watches, so gpspipe sees the log's fixes
-    /// from the first. gpsd replays the same log (looped, 10 ms a sentence) to its own gpspipe. Every TPV of the
-    /// daemon must be one gpsd sent for the same time, member for member (the device's name aside: it is the
+    /// from the first. gpsd replays the same log (looped, 10 ms a sentence) to its own gpspipe. The daemon's last
+    /// TPV of each time must be one gpsd sent for the same time, member for member (the device's name aside: it is the
     /// source's): every member the daemon writes, gpsd's error estimates included, gpsd writes with the same value.
     @Test func tpvLinesAgreeWithGpsdOnTheSameLog() async throws {
         let gpsfake = try Self.tool("gpsfake")
@@ -69,6 +69,9 @@ import Testing
         for tpv in ours {
             #expect(tpv["device"]?.stringValue == source.path)
             let time = tpv["time"]?.stringValue
+            // gpsd's partial fixes of the first cycle came before gpspipe connected (the looped log replays it
+            // with the ender learned); GPSDSideBySide tests compare those, with both watching from the start.
+            if tpv != ours.last(where: { $0["time"]?.stringValue == time }) { continue }
             let candidates = theirs.filter { $0["time"]?.stringValue == time }
             let agrees = candidates.contains { gpsd in
                 tpv.objectValue?.allSatisfy { $0.key == "device" || gpsd[$0.key] == $0.value } ?? false
@@ -80,8 +83,8 @@ import Testing
     }
 
     /// The issue's own case: `singletond --nmea LOG --replay-speed 1 --listen PORT`, then `gpspipe -w -n 10`.
-    /// gpspipe's TPV lines are, byte for byte, the lines the decoder makes of the log with the file as the device,
-    /// in the log's order from its first fix, and gpspipe exits 0. The log is a FIFO the test writes once gpspipe
+    /// gpspipe's TPV lines are, byte for byte, the lines a live source's decoder makes of the log with the file as
+    /// the device (the first cycle's partial fixes included), in the log's order, and gpspipe exits 0. The log is a FIFO the test writes once gpspipe
     /// watches, so the replay's real-time pace starts then, whenever a loaded machine lets gpspipe connect.
     @Test func gpspipeReadsALogReplayedInRealTime() async throws {
         let gpspipe = try Self.tool("gpspipe")
@@ -104,7 +107,7 @@ import Testing
         #expect(await pipe.wait() == .exited(0))
 
         let log = Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
-        let expected = NMEADecoder.decode(log).events.compactMap { event -> String? in
+        let expected = NMEADecoder.decode(log, liveDevice: source.path).compactMap { event -> String? in
             guard case .fix(let fix) = event else { return nil }
             var line: [UInt8] = []
             GPSDJSONWriter.appendTPV(fix, device: source.path, newline: false, to: &line)

@@ -86,17 +86,17 @@ import Testing
                 .nmeaReplay(name: "cycles", bytes: Array(feed.utf8), pacing: .asFastAsPossible, loops: false))
             var sentences = 0
             var fixes = 0
-            // The TPVs that came before their cycle's RMC and GGA.
+            // The TPVs that came before the sentence that completed them.
             var early: [Int] = []
-            while fixes < count, let line = await client.readLine() {
+            while fixes < count + 1, let line = await client.readLine() {
                 if line.hasPrefix("$") {
                     sentences += 1
                 } else if line.contains("\"class\":\"TPV\"") {
-                    if sentences < 2 * (fixes + 1) { early.append(fixes) }
+                    if sentences < Self.sentencesBefore(fix: fixes) { early.append(fixes) }
                     fixes += 1
                 }
             }
-            #expect(fixes == count && sentences == 2 * count)
+            #expect(fixes == count + 1 && sentences == 2 * count)
             #expect(early.isEmpty, "TPVs before their sentences: \(early)")
             await manager.shutdown()
         }
@@ -153,4 +153,9 @@ import Testing
             await manager.shutdown()
         }
     }
+
+    /// The sentences (RMC, GGA, ...) that come before fix `n` is complete: the first cycle is reported after its RMC
+    /// and after its GGA, as gpsd reports a first cycle, and each later cycle after its GGA.
+    static func sentencesBefore(fix n: Int) -> Int { n == 0 ? 1 : 2 * n }
+
 }

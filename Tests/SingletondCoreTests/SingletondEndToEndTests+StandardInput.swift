@@ -5,10 +5,13 @@ import Testing
 
 extension SingletondEndToEndTests {
     /// `singletond --nmea -`: the receiver's NMEA arrives on standard input (a pipe from another program, here a
-    /// file), and every fix the decoder makes of it is written, in order.
+    /// file), and every fix a live source's decoder makes of it is written, in order.
     @Test func nmeaFromStandardInputBecomesTPVLines() async throws {
         let fixture = DecodeEndToEndTests.fixture
-        let fixes = try DecodeEndToEndTests.decodedFixture().fixes
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: fixture)))
+        let fixes = NMEADecoder.decode(bytes, liveDevice: "stdin").compactMap {
+            if case .fix(let fix) = $0 { fix } else { nil }
+        }
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let daemon = try SingletondProcess(["--nmea", "-", "--control", directory.file("c.sock")], stdin: fixture)

@@ -198,7 +198,8 @@ struct LocationSession: Sendable {
     }
 
     /// Replays in-memory NMEA; when looping, shifts each pass's times to continue after the previous pass. Each
-    /// 4 KiB is delivered in one hop, as a read would be.
+    /// 4 KiB is delivered in one hop, as a read would be. Only the first pass reports its first cycle sentence by
+    /// sentence: a later one continues the stream, as gpsd continues a looped log's session.
     private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
         let pacer: ReplayPacer? =
             if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed, timeline: timeline) } else { nil }
@@ -207,7 +208,8 @@ struct LocationSession: Sendable {
         var lastTime: Int64?
         var splitter = NMEASentenceSplitter()
         repeat {
-            var decoder = NMEADecoder(device: source.description)
+            var decoder =
+                shift == nil ? NMEADecoder(liveDevice: source.description) : NMEADecoder(device: source.description)
             var outputs: [StreamDecoder.Output] = []
             var firstTimeOfPass: Int64?
             var offset = 0

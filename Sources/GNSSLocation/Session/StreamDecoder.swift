@@ -56,7 +56,7 @@ struct StreamDecoder: Sendable {
         if case .gpsd = source {
             gpsd = GPSDStreamDecoder()
         } else {
-            nmea = NMEADecoder(device: source.description)
+            nmea = NMEADecoder(liveDevice: source.description)
         }
     }
 

@@ -8,7 +8,7 @@ extension CycleAssembler {
     /// cycle's (to the second, as gpsd compares it). Its time takes part in finding the cycle's end, as gpsd's
     /// `register_fractional_time` makes it.
     mutating func applyGBS(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
-        guard let timeOfDay = fields.timeOfDay(1) else { return true }
+        guard let timeOfDay = fields.time else { return true }
         let sameSecond = detector.cycleTime.map { $0 / 1_000 == timeOfDay / 1_000 } ?? false
         if detector.timestamp(.gbs, timeOfDay: timeOfDay) { startCycle(&reports) }
         defer { endIfEnder(.gbs, reports: &reports) }

@@ -53,7 +53,7 @@ extension CycleAssembler {
 
     /// GGA: time, position, quality, satellites used, HDOP, altitude, geoid separation.
     mutating func applyGGA(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
-        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gga, timeOfDay: timeOfDay, reports: &reports) }
+        if let timeOfDay = fields.time { timestamp(.gga, timeOfDay: timeOfDay, reports: &reports) }
         let quality = fields.isEmpty(6) ? -1 : fields.leadingInt(6)
         let satellites = fields.leadingInt(7)
         // As gpsd: the position and altitude are kept whatever the quality, but quality 0 or fewer than 3
@@ -83,7 +83,7 @@ extension CycleAssembler {
     mutating func applyRMC(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
         // As gpsd 3.22: an RMC that is not valid (status V) brings no time or date and takes no part in finding
         // the cycle's end.
-        if fields.first(2) == 0x41 || fields.first(2) == 0x44, let timeOfDay = fields.timeOfDay(1) {
+        if fields.first(2) == 0x41 || fields.first(2) == 0x44, let timeOfDay = fields.time {
             if fields.length(9) == 6, let dmy = fields.int(9) {
                 _ = clock.setDate(
                     day: dmy / 10_000, month: dmy / 100 % 100, twoDigitYear: dmy % 100, timeOfDay: timeOfDay)
@@ -114,7 +114,7 @@ extension CycleAssembler {
 
     /// GLL: position, time, validity, FAA mode.
     mutating func applyGLL(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
-        if let timeOfDay = fields.timeOfDay(5) { timestamp(.gll, timeOfDay: timeOfDay, reports: &reports) }
+        if let timeOfDay = fields.time { timestamp(.gll, timeOfDay: timeOfDay, reports: &reports) }
         if fields.first(6) == 0x41, fields.first(7) != 0x4E, let (lat, lon) = Self.position(fields, 1) {
             setPosition(latitude: lat, longitude: lon)
             setMode(fix.altitudeMSL != nil ? .threeD : .twoD)
@@ -128,7 +128,7 @@ extension CycleAssembler {
 
     /// GNS: time, position, per-constellation mode, satellites used, HDOP, altitude, geoid separation.
     mutating func applyGNS(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
-        if let timeOfDay = fields.timeOfDay(1) { timestamp(.gns, timeOfDay: timeOfDay, reports: &reports) }
+        if let timeOfDay = fields.time { timestamp(.gns, timeOfDay: timeOfDay, reports: &reports) }
         let mode = fields.first(6)
         let navigation = fields.first(13)
         if mode == 0 || mode == 0x4E {

@@ -47,8 +47,16 @@ struct CycleAssembler: Sendable {
     private var timedSentence = false
     /// The device name put in every fix and view.
     let device: String?
+    /// Whether the first cycle is reported after each sentence that sets a position or mode, as the gpsd daemon
+    /// reports it until a cycle has ended (`gpsdecode` reports it once, complete).
+    let reportsFirstCycleEachSentence: Bool
+    /// Whether the sentence being applied set a position or mode (cleared by `sentenceDone`).
+    private var setPositionOrMode = false
 
-    init(device: String? = nil) { self.device = device }
+    init(device: String? = nil, reportsFirstCycleEachSentence: Bool = false) {
+        self.device = device
+        self.reportsFirstCycleEachSentence = reportsFirstCycleEachSentence
+    }
 
     /// The time of the cycle in progress, for the sky view.
     var time: GNSSTime? { fix.time }
@@ -110,14 +118,20 @@ struct CycleAssembler: Sendable {
 
     /// Called after every sentence that passed its checksum. As gpsd after every sentence: a cycle without a
     /// speed so far gets one from the distance to the previous cycle's position. In continuation mode a sentence
-    /// without a time is where gpsd reports, so the cycle's state is kept as it is now.
+    /// without a time is where gpsd reports, so the cycle's state is kept as it is now. Until a cycle has ended,
+    /// the gpsd daemon reports after every sentence that set a position or mode; so does this assembler when
+    /// `reportsFirstCycleEachSentence`.
     @inline(__always)
-    mutating func sentenceDone() {
+    mutating func sentenceDone(_ reports: inout some NMEAReportSink) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
         applyErrorModel()
         if continuation && !timedSentence && hasContent { fixIsReportable = true }
         timedSentence = false
         sentenceErrors = []
+        if setPositionOrMode {
+            setPositionOrMode = false
+            if reportsFirstCycleEachSentence && !detector.hasEnded && !continuation { report(last: false, &reports) }
+        }
     }
 
     /// gpsd's speed of last resort: distance from the previous cycle's position over the time between them.
@@ -182,11 +196,13 @@ struct CycleAssembler: Sendable {
             fix.mode = mode
         }
         hasContent = true
+        setPositionOrMode = true
     }
 
     mutating func setPosition(latitude: Double, longitude: Double) {
         fix.latitude = latitude
         fix.longitude = longitude
         hasContent = true
+        setPositionOrMode = true
     }
 }

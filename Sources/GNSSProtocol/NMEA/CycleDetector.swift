@@ -3,12 +3,15 @@
 /// A cycle starts when a timestamped sentence (GGA, RMC, GLL, GNS) carries a new time (more than 10 ms from the
 /// cycle's time); the timestamped sentence type seen just before ended the previous cycle. gpsd marks every such
 /// type as a cycle ender for good and reports whenever one arrives, so a receiver whose order jitters gets
-/// several reports per cycle, early ones incomplete. Here a type becomes the ender once it has ended two cycles
-/// in a row, and stops being it as soon as another type ends a cycle; until then cycles are reported when the
+/// several reports per cycle, early ones incomplete. Here the first type to end a cycle is the ender at once, as
+/// in gpsd; once another type has ended a cycle, a type becomes the ender only when it has ended two cycles in a
+/// row, and stops being it as soon as another type ends a cycle. Without an ender, cycles are reported when the
 /// next one begins.
 struct CycleDetector: Sendable {
     private var candidate: NMEASentenceType?
     private var streak = 0
+    /// Whether a second type has ended a cycle: from then on an ender needs two cycles in a row.
+    private var jittered = false
     private var lastTimed: NMEASentenceType?
     /// The time of day (ms) of the current cycle, once a timestamped sentence has been seen.
     private(set) var cycleTime: Int?
@@ -21,6 +24,7 @@ struct CycleDetector: Sendable {
             if last == candidate {
                 streak = Swift.min(streak + 1, 2)
             } else {
+                if candidate != nil { jittered = true }
                 candidate = last
                 streak = 1
             }
@@ -36,5 +40,11 @@ struct CycleDetector: Sendable {
     }
 
     /// Whether `type` is the learned cycle ender.
-    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { streak >= 2 && type == candidate }
+    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool {
+        type == candidate && (streak >= 2 || !jittered)
+    }
+
+    /// Whether a cycle has ended yet, i.e. an ender has been tried (gpsd's `cycle_end_reliable`): before that,
+    /// gpsd reports after every sentence that sets a position or mode.
+    var hasEnded: Bool { candidate != nil }
 }

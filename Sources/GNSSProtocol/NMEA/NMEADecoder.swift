@@ -21,7 +21,14 @@ public struct NMEADecoder: Sendable {
     /// what becomes of a date that may be 1024 weeks late: gpsd's correction, for a live receiver, unless told
     /// ``WeekRolloverRule/asSent``, for a recording.
     public init(device: String? = nil, weekRollover: WeekRolloverRule = .gpsd) {
-        sentences = NMEASentenceDecoder(device: device, weekRollover: weekRollover)
+        sentences = NMEASentenceDecoder(
+            device: device, weekRollover: weekRollover, reportsFirstCycleEachSentence: false)
+    }
+
+    /// Creates a decoder that reports as the gpsd daemon does (`gpsdecode` does not): until the first cycle has
+    /// ended, a fix after every sentence that sets a position or mode, so that a client has a position at once.
+    package init(liveDevice device: String) {
+        sentences = NMEASentenceDecoder(device: device, weekRollover: .gpsd, reportsFirstCycleEachSentence: true)
     }
 
     /// What the decoder has seen so far.
@@ -76,6 +83,16 @@ public struct NMEADecoder: Sendable {
     private mutating func finish(into reports: inout some NMEAReportSink) {
         framer.finish()
         sentences.finish(reports: &reports)
+    }
+
+    /// Decodes a whole input at once as ``init(liveDevice:)``'s decoder does: every event in order, the last cycle
+    /// included.
+    package static func decode(_ bytes: [UInt8], liveDevice device: String) -> [NMEAEvent] {
+        var decoder = NMEADecoder(liveDevice: device)
+        var events: [NMEAEvent] = []
+        decoder.feed(bytes) { events.append($0) }
+        decoder.finish { events.append($0) }
+        return events
     }
 
     /// Decodes a whole input at once: every event in order, the last cycle included, and the statistics.

@@ -11,6 +11,9 @@ struct NMEAFields {
     private let starts: UnsafeMutablePointer<UInt16>
     /// The number of fields, address included.
     private(set) var count: Int
+    /// The time of day (ms) in the time field of the sentence's type (``NMEASentenceType/timeField``), read once
+    /// by the sentence decoder; `nil` for a type without one.
+    var time: Int?
 
     /// The most fields kept; later ones read as empty.
     static let capacity = 48

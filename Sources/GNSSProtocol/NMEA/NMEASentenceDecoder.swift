@@ -15,8 +15,8 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         return c
     }
 
-    init(device: String?, weekRollover: WeekRolloverRule) {
-        cycle = CycleAssembler(device: device)
+    init(device: String?, weekRollover: WeekRolloverRule, reportsFirstCycleEachSentence: Bool) {
+        cycle = CycleAssembler(device: device, reportsFirstCycleEachSentence: reportsFirstCycleEachSentence)
         cycle.clock.weekRollover = weekRollover
     }
 
@@ -113,16 +113,16 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             applyProprietary(p, bodyEnd, scanned.count, starts, &reports)
         {
             tallies.decoded += 1
-            cycle.sentenceDone()
+            cycle.sentenceDone(&reports)
             return
         }
         guard p[0] == 0x24, bodyEnd >= 6, p[1] != 0x50, bodyEnd == 6 || p[6] == 0x2C else {
             tallies.unsupported += 1
             // gpsd reports after any sentence it does not decode when in continuation mode.
-            if p[0] == 0x24 && cycle.continuation { cycle.sentenceDone() }
+            if p[0] == 0x24 && cycle.continuation { cycle.sentenceDone(&reports) }
             return
         }
-        let fields = NMEAFields(base: p + 1, starts: starts, count: scanned.count)
+        var fields = NMEAFields(base: p + 1, starts: starts, count: scanned.count)
         guard let type else {
             tallies.unsupported += 1
             cycle.otherSentence(&reports)
@@ -134,22 +134,23 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
                 cycle.cycleContinuer()
                 cycle.applyDBT(fields)
             }
-            cycle.sentenceDone()
+            cycle.sentenceDone(&reports)
             return
         }
         // A time field that is not a time (`256161`, `12a519`, empty) cannot say which cycle the sentence belongs
         // to: the sentence is malformed, and neither starts a cycle nor joins the current one.
-        if let timeField = type.timeField, fields.timeOfDay(timeField) == nil {
-            tallies.malformed += 1
-            return
+        if let timeField = type.timeField {
+            guard let time = fields.timeOfDay(timeField) else {
+                tallies.malformed += 1
+                return
+            }
+            fields.time = time
         }
         let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
         if type != .gsv && type != .gsa {
             // A cycle that a timestamped sentence ends goes out before the view completed at its end: gpsd sends
             // that view when its last GSV arrives, after its last report of the cycle.
-            if let timeField = type.timeField, let timeOfDay = fields.timeOfDay(timeField) {
-                cycle.reportBeforeCycle(startingAt: timeOfDay, &reports)
-            }
+            if let timeOfDay = fields.time { cycle.reportBeforeCycle(startingAt: timeOfDay, &reports) }
             cycle.otherSentence(&reports)
         }
         let ok =
@@ -166,7 +167,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .psrfepe, .psti030: true
             case .hdg: cycle.applyHDG(fields)
             }
-        cycle.sentenceDone()
+        cycle.sentenceDone(&reports)
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
     }
 

@@ -31,6 +31,23 @@ struct SatelliteGeometry: Sendable, Equatable {
     /// gpsd's `DEG_2_RAD`.
     private static let degreesToRadians = 0.0174532925199432957692369076848861271
 
+    /// The sines and cosines of the whole degrees from -90 to 359 (index = degrees + 90), as
+    /// ``sineAndCosine(degrees:)`` computes them: NMEA gives whole-degree angles, and a view's sines and cosines
+    /// were most of its cost.
+    private static let wholeDegrees: [(Double, Double)] = (-90...359).map { degrees in
+        let radians = Double(degrees) * degreesToRadians
+        return (sin(radians), cos(radians))
+    }
+
+    /// `sin` and `cos` of `degrees` × `DEG_2_RAD`, as gpsd computes them: from the table for a whole degree (the same
+    /// arguments, so the same results), else computed.
+    @inline(__always)
+    private static func sineAndCosine(degrees: Double) -> (Double, Double) {
+        if degrees >= -90, degrees <= 359, let whole = Int(exactly: degrees) { return wholeDegrees[whole + 90] }
+        let radians = degrees * degreesToRadians
+        return (sin(radians), cos(radians))
+    }
+
     /// The DOPs of the used satellites among `satellites`, or `nil` where gpsd computes none. No allocation.
     init?(_ satellites: [Satellite]) {
         // The product of the lines of sight with themselves. gpsd sums over the satellites inside each (i, j) from
@@ -42,9 +59,9 @@ struct SatelliteGeometry: Sendable, Equatable {
             guard let azimuth = satellite.azimuth, azimuth.isFinite, azimuth >= 0, azimuth <= 359,
                 let elevation = satellite.elevation, elevation.isFinite, abs(elevation) <= 90
             else { continue }
-            let a = azimuth * Self.degreesToRadians
-            let e = elevation * Self.degreesToRadians
-            let (x, y, z, w) = (sin(a) * cos(e), cos(a) * cos(e), sin(e), 1.0)
+            let (sinA, cosA) = Self.sineAndCosine(degrees: azimuth)
+            let (sinE, cosE) = Self.sineAndCosine(degrees: elevation)
+            let (x, y, z, w) = (sinA * cosE, cosA * cosE, sinE, 1.0)
             p00 += x * x
             p01 += x * y
             p02 += x * z

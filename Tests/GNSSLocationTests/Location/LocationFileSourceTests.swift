@@ -55,7 +55,11 @@ import Testing
             if times.count == 2 * perPass + 1 { break }
         }
         await manager.shutdown()
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times must increase across passes")
+        // Only the first pass's first cycle, reported after each of its position sentences, repeats a time.
+        #expect(
+            zip(times, times.dropFirst()).allSatisfy { $0 < $1 || $0 == times.first },
+            "times must increase across passes"
+        )
     }
 
     /// Pacing changes when fixes come, never which: the file paced by its timestamps, on a test clock that a driver

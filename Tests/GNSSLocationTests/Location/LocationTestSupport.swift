@@ -33,10 +33,10 @@ enum LocationTesting {
         NMEAChecksum.sentence(body)
     }
 
-    /// The fixes the NMEA decoder makes of `bytes`: those emitted while feeding, and all of them (with the end of
-    /// the stream's flush).
+    /// The fixes a live source's NMEA decoder makes of `bytes`: those emitted while feeding, and all of them (with
+    /// the end of the stream's flush).
     static func fixes(of bytes: [UInt8], device: String) -> (whileFeeding: [Fix], all: [Fix]) {
-        var decoder = NMEADecoder(device: device)
+        var decoder = NMEADecoder(liveDevice: device)
         var fixes: [Fix] = []
         decoder.feed(bytes) { if case .fix(let fix) = $0 { fixes.append(fix) } }
         let fed = fixes

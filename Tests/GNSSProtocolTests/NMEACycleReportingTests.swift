@@ -1,0 +1,75 @@
+import Testing
+
+@testable import GNSSProtocol
+
+/// When a cycle's fix is reported: the gpsd daemon's first cycle, sentence by sentence, and the learned ender.
+@Suite struct NMEACycleReportingTests {
+    /// Cycles of RMC, GGA and GSA: GGA is the last timestamped sentence, so it ends each cycle.
+    static let cycles: [UInt8] = {
+        var text = ""
+        for s in 0..<3 {
+            for body in [
+                "GPRMC,12000\(s),A,4807.0\(s)0,N,01131.000,E,1.0,90.0,231126,,",
+                "GPGGA,12000\(s),4807.0\(s)0,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+                "GPGSA,A,3,01,02,03,04,,,,,,,,,2.0,1.0,1.7",
+            ] {
+                text += NMEAFramingTests.line(body) + "\r\n"
+            }
+        }
+        return Array(text.utf8)
+    }()
+
+    /// The fixes `decoder` reports while fed `bytes` line by line, with the number of lines fed before each.
+    static func fixes(_ decoder: inout NMEADecoder, _ bytes: [UInt8]) -> [(lines: Int, fix: Fix)] {
+        var out: [(Int, Fix)] = []
+        var lines = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            lines += 1
+            decoder.feed(Array(line) + [UInt8(ascii: "\n")]) { if case .fix(let f) = $0 { out.append((lines, f)) } }
+        }
+        return out
+    }
+
+    /// gpsd.c: while no cycle has ended (`!cycle_end_reliable`) the daemon reports after every sentence that sets a
+    /// position or mode, so a client has the first position at once; from the second cycle on, at the ender.
+    @Test func aLiveDecoderReportsTheFirstCycleAfterEachPositionOrModeSentence() {
+        var decoder = NMEADecoder(liveDevice: "/dev/ttyUSB0")
+        let fixes = Self.fixes(&decoder, Self.cycles)
+        #expect(fixes.map(\.lines) == [1, 2, 3, 5, 8])
+        #expect(fixes.map(\.fix.mode) == [.twoD, .threeD, .threeD, .threeD, .threeD])
+        #expect(fixes[0].fix.altitudeMSL == nil && fixes[1].fix.altitudeMSL == 545.4)
+        #expect(fixes.allSatisfy { $0.fix.device == "/dev/ttyUSB0" })
+        #expect(decoder.statistics.fixes == 5)
+    }
+
+    /// gpsdecode reports the first cycle once, complete, when the next begins; then at the ender, learned from
+    /// that first cycle.
+    @Test func aRecordingDecoderReportsTheFirstCycleWhenTheNextBegins() {
+        var decoder = NMEADecoder(device: "log")
+        let fixes = Self.fixes(&decoder, Self.cycles)
+        #expect(fixes.map(\.lines) == [4, 5, 8])
+        #expect(fixes.allSatisfy { $0.fix.mode == .threeD && $0.fix.altitudeMSL == 545.4 })
+    }
+
+    /// Once a second type has ended a cycle (a receiver whose order jitters), a type is trusted as the ender only
+    /// after two cycles in a row; until then each cycle is reported when the next begins.
+    @Test func afterAnotherTypeEndsACycleTheEnderNeedsTwoInARow() {
+        var text = ""
+        let orders = [["RMC", "GGA"], ["RMC", "GGA"]] + Array(repeating: ["GGA", "RMC"], count: 4)
+        for (s, order) in orders.enumerated() {
+            for type in order {
+                let body =
+                    type == "RMC"
+                    ? "GPRMC,12000\(s),A,4807.038,N,01131.000,E,1.0,90.0,231126,,"
+                    : "GPGGA,12000\(s),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"
+                text += NMEAFramingTests.line(body) + "\r\n"
+            }
+        }
+        var decoder = NMEADecoder(device: "log")
+        let fixes = Self.fixes(&decoder, Array(text.utf8))
+        // Cycle 0 when cycle 1 begins; cycles 1 and 2 at their GGA, the ender learned from cycle 0 (cycle 2 without
+        // its RMC, as from gpsd); then RMC ends cycle 2, so cycle 3 goes out when cycle 4 begins (RMC has ended two
+        // cycles in a row), and cycles 4 and 5 at their RMC.
+        #expect(fixes.map(\.lines) == [3, 4, 5, 9, 10, 12])
+    }
+}
