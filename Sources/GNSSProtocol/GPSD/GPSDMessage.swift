@@ -126,6 +126,7 @@ public enum GPSDMessage: Sendable, Hashable {
         fix.depth = try f.double("depth")
         fix.dgpsAge = try f.double("dgpsAge")
         fix.dgpsStation = try f.int("dgpsSta")
+        fix.leapSeconds = try f.int("leapseconds")
         return fix
     }
 

@@ -3,14 +3,16 @@ extension GPSDReportReader {
     enum Name: Int {
         case `class`, tpv, sky, mode, time, device, lat, lon, altHAE, altMSL, alt, geoidSep, speed, track, magtrack,
             magvar, climb, status, eph, epv, epx, epy, eps, epc, epd, ept, sep, hdop, vdop, pdop, tdop, gdop, xdop,
-            ydop, nSat, prn, gnssid, svid, el, az, ss, used, velN, velE, velD, depth, dgpsAge, dgpsSta, sigid
+            ydop, nSat, prn, gnssid, svid, el, az, ss, used, velN, velE, velD, depth, dgpsAge, dgpsSta, sigid,
+            leapseconds
         case satellites, other
 
         /// The name of the bytes in `range` of `bytes`: up to 8 bytes packed little-endian into one word and
-        /// matched as an integer; the one longer name, `satellites`, by its first eight bytes and its last two.
+        /// matched as an integer; the two longer names, `satellites` and `leapseconds`, by their first eight bytes
+        /// and the rest.
         init(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
             let count = range.count
-            guard count <= 8 || count == 10 else {
+            guard count <= 8 || count == 10 || count == 11 else {
                 self = .other
                 return
             }
@@ -28,13 +30,20 @@ extension GPSDReportReader {
                 self = code == 0x7469_6C6C_6574_6173 && start[8] == 0x65 && start[9] == 0x73 ? .satellites : .other
                 return
             }
+            if count == 11 {
+                // "leapseconds": "leapseco" packed, then "nds".
+                self =
+                    code == 0x6F63_6573_7061_656C && start[8] == 0x6E && start[9] == 0x64 && start[10] == 0x73
+                    ? .leapseconds : .other
+                return
+            }
             if count < 8 { code &= (1 << UInt64(count * 8)) &- 1 }
             self.init(code: code)
         }
 
-        /// The name whose bytes (at most 8, none of them zero) are `code`, packed little-endian; `satellites`, too
-        /// long to pack, is never returned. Names of different lengths have different codes, as no name holds a
-        /// zero byte.
+        /// The name whose bytes (at most 8, none of them zero) are `code`, packed little-endian; `satellites` and
+        /// `leapseconds`, too long to pack, are never returned. Names of different lengths have different codes, as
+        /// no name holds a zero byte.
         @inline(__always)
         init(code: UInt64) {
             switch code {

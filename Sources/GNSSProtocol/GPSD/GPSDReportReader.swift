@@ -146,6 +146,9 @@ struct GPSDReportReader {
             case .dgpsSta:
                 guard let value = integer() else { return nil }
                 fix.dgpsStation = value
+            case .leapseconds:
+                guard let value = integer() else { return nil }
+                fix.leapSeconds = value
             default: guard skipValue(depth: 0) else { return nil }
             }
         }

@@ -39,6 +39,10 @@ package struct GPSDReportWriter {
             w.literal(",\"mode\":")
             w.int(fix.mode.rawValue)
             if let time = fix.time { w.timeMember(time, &dates) }
+            if let leapSeconds = fix.leapSeconds {
+                w.literal(",\"leapseconds\":")
+                w.int(leapSeconds)
+            }
             w.number(",\"ept\":", fix.ept, 3, &out)
             w.number(",\"lat\":", fix.latitude, 9, &out)
             w.number(",\"lon\":", fix.longitude, 9, &out)

@@ -171,7 +171,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
     }
 
-    /// Applies the proprietary sentences gpsd takes error estimates from (`$PSRFEPE`, `$PGRME`); false for others.
+    /// Applies the proprietary sentences decoded (`$PSRFEPE`, `$PGRME`, `$PGRMF`, `$PSTI,030`); false for others.
     private mutating func applyProprietary(
         _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt16>,
         _ reports: inout some NMEAReportSink
@@ -181,8 +181,10 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             cycle.applyPSRFEPE(fields, reports: &reports)
             return true
         }
-        if bodyEnd >= 6, p[2] == 0x47, p[3] == 0x52, p[4] == 0x4D, p[5] == 0x45, bodyEnd == 6 || p[6] == 0x2C {
-            cycle.applyPGRME(fields)
+        if bodyEnd >= 6, p[2] == 0x47, p[3] == 0x52, p[4] == 0x4D, p[5] == 0x45 || p[5] == 0x46,
+            bodyEnd == 6 || p[6] == 0x2C
+        {
+            if p[5] == 0x45 { cycle.applyPGRME(fields) } else { cycle.applyPGRMF(fields) }
             return true
         }
         if bodyEnd >= 9, p[2] == 0x53, p[3] == 0x54, p[4] == 0x49, p[5] == 0x2C, p[6] == 0x30, p[7] == 0x33,

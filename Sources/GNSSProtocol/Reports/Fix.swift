@@ -65,6 +65,9 @@ public struct Fix: Sendable, Hashable {
     public var dgpsStation: Int?
     /// Depth below the transducer in metres, from a depth sounder's DBT sentence (TPV `depth`).
     public var depth: Double?
+    /// The current GPS−UTC offset in seconds (TPV `leapseconds`), in every fix once the receiver has stated it (in
+    /// an NMEA stream, Garmin's `$PGRMF`), as gpsd sends it.
+    public var leapSeconds: Int?
     /// The device that produced the fix, when known (TPV `device`).
     public var device: String?
 
@@ -135,6 +138,7 @@ extension Fix {
         velocityDown = nil
         dgpsAge = nil
         dgpsStation = nil
+        leapSeconds = nil
         assert(self == Fix(device: device), "Fix.clearMeasurements() misses a stored property")
     }
 }
