@@ -11,4 +11,5 @@ package struct GPSDReportLines: NMEAReportSink {
 
     mutating func fix(_ fix: Fix) { writer.appendTPV(fix, to: &bytes) }
     mutating func sky(_ view: SkyView) { writer.appendSKY(view, to: &bytes) }
+    mutating func noise(_ noise: PseudorangeNoise) { writer.appendGST(noise, to: &bytes) }
 }

@@ -140,6 +140,29 @@ package struct GPSDReportWriter {
         }
     }
 
+    /// Appends one GST line for `noise`, as gpsd's `json_noise_dump()` writes it: each value with 3 decimals.
+    package mutating func appendGST(_ noise: PseudorangeNoise, newline: Bool = true, to out: inout [UInt8]) {
+        LineBuffer.with(&out) { w, out in
+            w.reserve(64, &out)
+            w.literal("{\"class\":\"GST\"")
+            if let device = noise.device { writeDevice(device, &w, &out) }
+            if let time = noise.time {
+                w.reserve(40, &out)
+                w.timeMember(time, &dates)
+            }
+            w.number(",\"rms\":", noise.rms, 3, &out)
+            w.number(",\"major\":", noise.major, 3, &out)
+            w.number(",\"minor\":", noise.minor, 3, &out)
+            w.number(",\"orient\":", noise.orientation, 3, &out)
+            w.number(",\"lat\":", noise.latitude, 3, &out)
+            w.number(",\"lon\":", noise.longitude, 3, &out)
+            w.number(",\"alt\":", noise.altitude, 3, &out)
+            w.reserve(2, &out)
+            w.byte(0x7D)
+            if newline { w.byte(0x0A) }
+        }
+    }
+
     /// `,"device":"name"`: escaped the first time a name is written, then copied.
     @inline(__always)
     private mutating func writeDevice(_ device: String, _ w: inout LineBuffer, _ out: inout [UInt8]) {

@@ -6,6 +6,13 @@ extension LineBuffer {
     mutating func tenths(_ key: StaticString, _ value: Double?) {
         guard let value, value.isFinite else { return }
         literal(key)
+        // A whole number below 1000 (NMEA's elevations, azimuths and signal strengths are): its digits and ".0".
+        if value >= 0, value < 1_000, let whole = UInt64(exactly: value) {
+            unsigned(whole)
+            byte(0x2E)
+            byte(0x30)
+            return
+        }
         let scaled = abs(value) * 10
         guard scaled < 1e15 else { return fixed(value, 1) }
         // As `fixed` rounds: half away from zero, the fraction `scaled - Double(truncated)` being exact.

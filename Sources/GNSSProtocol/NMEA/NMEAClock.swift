@@ -49,6 +49,13 @@ struct NMEAClock: Sendable {
         return GNSSTime(millisecondsSince1970: instant)
     }
 
+    /// The instant for `timeOfDay` on the current date, as ``resolve(timeOfDay:)`` would give it without rolling
+    /// anything over; `nil` until a date is known.
+    func instant(timeOfDay: Int) -> GNSSTime? {
+        guard let day else { return nil }
+        return GNSSTime(millisecondsSince1970: Int64(day) * 86_400_000 + Int64(timeOfDay))
+    }
+
     /// Sets the date from RMC's `ddmmyy` digits; returns `false` when they are not a date.
     mutating func setDate(day d: Int, month: Int, twoDigitYear yy: Int, timeOfDay: Int) -> Bool {
         guard (1...12).contains(month), (1...31).contains(d), (0...99).contains(yy) else {

@@ -7,6 +7,8 @@ protocol NMEAReportSink {
     mutating func fix(_ fix: Fix)
     /// Receives a completed satellite view.
     mutating func sky(_ view: SkyView)
+    /// Receives the noise statistics of a GST sentence.
+    mutating func noise(_ noise: PseudorangeNoise)
 }
 
 /// Hands each report to an `emit` closure as an ``NMEAEvent``: the sink behind ``NMEADecoder``'s public API.
@@ -16,4 +18,6 @@ struct NMEAEventForwarder: NMEAReportSink {
 
     mutating func fix(_ fix: Fix) { emit(.fix(fix)) }
     mutating func sky(_ view: SkyView) { emit(.sky(view)) }
+    /// Not an ``NMEAEvent``: the noise statistics go to gpsd's output only (``GPSDReportLines``).
+    mutating func noise(_ noise: PseudorangeNoise) {}
 }

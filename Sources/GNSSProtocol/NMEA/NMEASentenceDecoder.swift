@@ -166,6 +166,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .gbs: cycle.applyGBS(fields, reports: &reports)
             case .psrfepe, .psti030: true
             case .hdg: cycle.applyHDG(fields)
+            case .gst: cycle.applyGST(fields, reports: &reports)
             }
         cycle.sentenceDone(&reports)
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }

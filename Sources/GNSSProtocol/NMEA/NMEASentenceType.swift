@@ -1,6 +1,6 @@
 /// The NMEA 0183 sentence types the decoder understands, recognised by the three letters after the talker.
 enum NMEASentenceType: UInt8, Sendable, CaseIterable {
-    case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg
+    case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg, gst
     /// SiRF's proprietary `$PSRFEPE`, which `from` never returns: the decoder recognises it by its whole name.
     case psrfepe
     /// SkyTraq's proprietary `$PSTI,030`, recognised by the decoder like `psrfepe`.
@@ -20,6 +20,7 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         case (0x5A, 0x44, 0x41): .zda  // ZDA
         case (0x47, 0x42, 0x53): .gbs  // GBS
         case (0x48, 0x44, 0x47): .hdg  // HDG
+        case (0x47, 0x53, 0x54): .gst  // GST
         default: nil
         }
     }
@@ -30,7 +31,7 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         case .gga, .rmc, .gns, .gbs, .psrfepe: 1
         case .psti030: 2
         case .gll: 5
-        case .gsa, .gsv, .vtg, .zda, .hdg: nil
+        case .gsa, .gsv, .vtg, .zda, .hdg, .gst: nil
         }
     }
 
