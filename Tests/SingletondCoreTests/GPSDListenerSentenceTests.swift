@@ -104,8 +104,8 @@ import Testing
 
     /// `timing` and `pps` as gpsd 3.22 sends them for an NMEA source: a `TOFF` for each new second of a fix (the
     /// sentence's time, and when it came), and TPVs with `rtime` and the other timing members. `?POLL;` answers a
-    /// watcher with the device's reports and a `GST`, and a client that does not watch with `"active":0` and empty
-    /// lists, as gpsd does. The source is a FIFO the test holds open, so that it is still active when the POLLs come.
+    /// watcher with the device's reports and the last GST sentence's `GST` (sent to it as it came), and a client
+    /// that does not watch with `"active":0` and empty lists, as gpsd does. The source is a FIFO the test holds open, so that it is still active when the POLLs come.
     @Test(.singletons { $0.locationManager = LocationManager() })
     func timingPpsAndPollFollowGpsd() async throws {
         var feed = ""
@@ -113,6 +113,7 @@ import Testing
             let time = "12000\(second).00"
             feed += NMEAChecksum.sentence("GPRMC,\(time),A,4807.038,N,01131.000,E,0.0,0.0,221126,,,A")
             feed += NMEAChecksum.sentence("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+            if second == 1 { feed += NMEAChecksum.sentence("GPGST,\(time),1.5,,,,0.8,0.6,1.9") }
         }
         try await GPSDListenerServiceTests.withService { _, port in
             let client = try #require(StreamClient(port: port))
@@ -140,12 +141,17 @@ import Testing
             #expect(offsets.allSatisfy { $0["real_nsec"]?.doubleValue == 0 && ($0["clock_sec"]?.doubleValue ?? 0) > 0 })
             #expect(!tpvs.isEmpty && tpvs.allSatisfy { $0["rtime"] != nil && $0["rollovers"]?.doubleValue == 2 })
             #expect(lines.contains { $0.contains("\"real_sec\":1795348800, \"real_nsec\":0,") }, "gpsd's spacing")
+            // The GST sentence's report, in gpsd's form, after the sentence; the device is the listener's.
+            let gst = try JSONValue(
+                parsing: #"{"class":"GST","device":"/dev/scripted","time":"2026-11-22T12:00:01.000Z","rms":1.500,"#
+                    + #""lat":0.800,"lon":0.600,"alt":1.900}"#)
+            #expect(objects.filter { $0["class"]?.stringValue == "GST" } == [gst], "\(lines)")
 
             client.send("?POLL;\n")
             let poll = GPSDListenerServiceTests.object(await client.readLine(containing: "\"class\":\"POLL\""))
             #expect(poll?["active"]?.doubleValue == 1)
             #expect(poll?["tpv"]?.arrayValue?.count == 1 && poll?["sky"]?.arrayValue != nil)
-            #expect(poll?["gst"]?.arrayValue?.first?["class"]?.stringValue == "GST")
+            #expect(poll?["gst"]?.arrayValue == [gst], "the GST sentence's report")
             bystander.send("?POLL;\n")
             let other = GPSDListenerServiceTests.object(await bystander.readLine(containing: "\"class\":\"POLL\""))
             #expect(other?["active"]?.doubleValue == 0)
@@ -157,5 +163,4 @@ import Testing
     /// The sentences (RMC, GGA, ...) that come before fix `n` is complete: the first cycle is reported after its RMC
     /// and after its GGA, as gpsd reports a first cycle, and each later cycle after its GGA.
     static func sentencesBefore(fix n: Int) -> Int { n == 0 ? 1 : 2 * n }
-
 }

@@ -83,7 +83,8 @@ import Testing
 
     /// `gpspipe -w`: the reports before the first TPV or SKY are gpsd's (VERSION, DEVICES, WATCH, then the
     /// DEVICE of the activated source, with gpsd's members and driver), every epoch's TPV carries gpsd's members with gpsd's values (error
-    /// estimates, magnetic variation), and the last SKY carries gpsd's DOPs (`xdop`, `ydop`, `tdop`, `gdop`).
+    /// estimates, magnetic variation), each GST sentence gives gpsd's GST report, and the last SKY carries gpsd's
+    /// DOPs (`xdop`, `ydop`, `tdop`, `gdop`).
     @Test func jsonReportsAgreeWithGpsd() async throws {
         let pair = try await SideBySide.start()
         let (theirs, ours) = try await Self.gpspipe(["-w"], pair, read: Self.linesThroughLastTPV)
@@ -113,6 +114,15 @@ import Testing
             return differing.isEmpty ? nil : "\(time): \(differing.joined(separator: ", "))"
         }
         #expect(mismatches.isEmpty, "TPVs, ours / gpsd's:\n\(mismatches.joined(separator: "\n"))")
+
+        // A GST report for each GST sentence, after it, with gpsd's members and values (the time on the fix's date).
+        func gsts(_ lines: [String]) -> [[String: JSONValue]] {
+            lines.compactMap(SideBySide.object).filter { $0["class"]?.stringValue == "GST" }.map(Self.members)
+        }
+        let (gpsdGSTs, ourGSTs) = (gsts(theirs), gsts(ours))
+        #expect(gpsdGSTs.count == 20 && gpsdGSTs.last?["orient"] != nil, "gpsd sent \(gpsdGSTs)")
+        let gstMismatches = zip(ourGSTs, gpsdGSTs).map { Self.differences($0, $1) }.filter { !$0.isEmpty }
+        #expect(ourGSTs.count == gpsdGSTs.count && gstMismatches.isEmpty, "GSTs, ours / gpsd's: \(gstMismatches)")
 
         let gpsdSky = Self.lastSky(theirs)
         let ourSky = Self.lastSky(ours)

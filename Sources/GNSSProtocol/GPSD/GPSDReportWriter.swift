@@ -141,11 +141,14 @@ package struct GPSDReportWriter {
     }
 
     /// Appends one GST line for `noise`, as gpsd's `json_noise_dump()` writes it: each value with 3 decimals.
-    package mutating func appendGST(_ noise: PseudorangeNoise, newline: Bool = true, to out: inout [UInt8]) {
+    /// `device` overrides `noise.device`.
+    package mutating func appendGST(
+        _ noise: PseudorangeNoise, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
+    ) {
         LineBuffer.with(&out) { w, out in
             w.reserve(64, &out)
             w.literal("{\"class\":\"GST\"")
-            if let device = noise.device { writeDevice(device, &w, &out) }
+            if let device = device ?? noise.device { writeDevice(device, &w, &out) }
             if let time = noise.time {
                 w.reserve(40, &out)
                 w.timeMember(time, &dates)

@@ -25,16 +25,9 @@ extension CycleAssembler {
     /// the stream's current date and takes no part in finding the cycle's end; the fix's estimates are not changed
     /// (gpsd 3.22 takes none from GST).
     mutating func applyGST(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
-        var noise = PseudorangeNoise()
+        var noise = PseudorangeNoise(gst: fields)
         noise.device = device
         if let timeOfDay = fields.timeOfDay(1) { noise.time = clock.instant(timeOfDay: timeOfDay) }
-        noise.rms = fields.double(2)
-        noise.major = fields.double(3)
-        noise.minor = fields.double(4)
-        noise.orientation = fields.double(5)
-        noise.latitude = fields.double(6)
-        noise.longitude = fields.double(7)
-        noise.altitude = fields.double(8)
         reports.noise(noise)
         return true
     }

@@ -37,7 +37,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
 
     /// Entries in the field table: enough for ``NMEAFields/capacity`` + 1, and for every comma
     /// ``NMEAWord/scanLine(_:available:limit:starts:)`` may record.
-    private static let tableSize = Swift.max(NMEAFields.capacity + 1, NMEAFramer.maximumSentenceLength + 6)
+    static let tableSize = Swift.max(NMEAFields.capacity + 1, NMEAFramer.maximumSentenceLength + 6)
 
     mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, reports: inout some NMEAReportSink) {
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.tableSize) { table in

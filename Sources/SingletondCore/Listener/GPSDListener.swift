@@ -14,8 +14,8 @@ extension ConnectionServer where Served == GPSDListenerHandler {
     /// The device path the reports name: the daemon's source.
     package var devicePath: String { handler.devicePath }
 
-    /// Sends a report to every client that watches for it: `tpv` or `sky` is the JSON object without newline, kept
-    /// for `?POLL;` and sent with `\r\n` (a TPV with gpsd's timing members for the clients that asked for
+    /// Sends a report to every client that watches for it: `tpv`, `sky` or `gst` is the JSON object without newline,
+    /// kept for `?POLL;` and sent with `\r\n` (a TPV with gpsd's timing members for the clients that asked for
     /// `timing`); a sentence goes out as it is, with its own line end, to the clients that asked for `nmea` or
     /// `raw`; a time offset goes out as a `TOFF` to the clients that asked for `pps`.
     package func publish(_ report: GPSDListenerReport) {
@@ -38,6 +38,10 @@ extension ConnectionServer where Served == GPSDListenerHandler {
                 state.shared.latestSKY = object
                 let line = GPSDListenerLines.crlf(object)
                 return broadcast(state: &state) { $0.wantsReports ? line : nil }
+            case .gst(let object):
+                state.shared.latestGST = object
+                let line = GPSDListenerLines.crlf(object)
+                return broadcast(state: &state) { $0.wantsReports ? line : nil }
             case .nmea(let sentence):
                 return broadcast(state: &state) { $0.wantsSentences ? sentence : nil }
             case .timeOffset(let real, let clock):
@@ -56,7 +60,10 @@ extension ConnectionServer where Served == GPSDListenerHandler {
         let logLines = state.withLock { state -> [String] in
             guard (state.shared.activated == nil) != (activated == nil) else { return [] }
             state.shared.activated = activated
-            if activated == nil { state.shared.latestSKY = nil }
+            if activated == nil {
+                state.shared.latestSKY = nil
+                state.shared.latestGST = nil
+            }
             guard announce else { return [] }
             let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
             return broadcast(state: &state) { $0.wantsReports ? line : nil }

@@ -77,7 +77,7 @@ extension GPSDListenerHandler {
             let active = client.policy.enable && shared.activated != nil
             let line = GPSDListenerLines.poll(
                 now: System.wallClockMilliseconds(), devicePath: devicePath, tpv: active ? shared.latestTPV : nil,
-                sky: active ? shared.latestSKY : nil, active: active)
+                gst: shared.latestGST, sky: active ? shared.latestSKY : nil, active: active)
             _ = client.enqueue(line, limit: limit)
         case .devices:
             _ = client.enqueue(GPSDListenerLines.devices(path: devicePath, activated: shared.activated), limit: limit)

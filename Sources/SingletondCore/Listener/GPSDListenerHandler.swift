@@ -14,9 +14,10 @@ package struct GPSDListenerHandler: ConnectionHandler {
     package struct Shared: Sendable {
         /// Since when the source is active (milliseconds since 1970), `nil` while it is not.
         var activated: Int64?
-        /// The latest TPV and SKY objects, without newline, for `?POLL;`.
+        /// The latest TPV, SKY and GST objects, without newline, for `?POLL;`.
         var latestTPV: [UInt8]?
         var latestSKY: [UInt8]?
+        var latestGST: [UInt8]?
         /// Reports dropped for slow clients since the listener started.
         var droppedReports = 0
     }

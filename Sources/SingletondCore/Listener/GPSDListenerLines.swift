@@ -70,9 +70,11 @@ package enum GPSDListenerLines {
     }
 
     /// `{"class":"POLL",...}`: the time now, whether the source is active for this client, and its latest TPV,
-    /// GST and SKY objects, in gpsd's order. The GST object names the device only: the decoder reads no GST
-    /// sentence, and gpsd's has no more members until one came.
-    package static func poll(now: Int64, devicePath: String, tpv: [UInt8]?, sky: [UInt8]?, active: Bool) -> [UInt8] {
+    /// GST and SKY objects, in gpsd's order. Until a GST sentence came, the GST object names the device only, as
+    /// gpsd's does.
+    package static func poll(
+        now: Int64, devicePath: String, tpv: [UInt8]?, gst latestGST: [UInt8]? = nil, sky: [UInt8]?, active: Bool
+    ) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "POLL")
         var time: [UInt8] = [UInt8(ascii: "\"")]
@@ -82,7 +84,9 @@ package enum GPSDListenerLines {
         writer.int("active", active ? 1 : 0)
         writer.raw("tpv", [UInt8(ascii: "[")] + (tpv ?? []) + [UInt8(ascii: "]")])
         var gst: [UInt8] = []
-        if active {
+        if active, let latestGST {
+            gst = latestGST
+        } else if active {
             var object = JSONObjectWriter()
             object.string("class", "GST")
             object.string("device", devicePath)

@@ -1,10 +1,12 @@
-/// A report the listener sends its watchers: a TPV or SKY object as ``GNSSProtocol/GPSDReportWriter`` writes it,
+/// A report the listener sends its watchers: a TPV, SKY or GST object as ``GNSSProtocol/GPSDReportWriter`` writes it,
 /// without newline, a raw NMEA sentence with its line end, or the serial time of a new second.
 package enum GPSDListenerReport: Sendable {
     /// A TPV object: one fix.
     case tpv([UInt8])
     /// A SKY object: the satellite view.
     case sky([UInt8])
+    /// A GST object: the pseudorange noise statistics of one GST sentence.
+    case gst([UInt8])
     /// A raw NMEA sentence with its line end as read, for the watchers that asked for `"nmea":true` or `"raw"`.
     case nmea([UInt8])
     /// The time a fix's sentences gave for a new second (`real`) and when the fix was received (`clock`), both in

@@ -81,9 +81,11 @@ package final class ReportForwarder: Sendable {
     private func forward(_ events: LocationEvents, output: FixOutput?, control: ControlServer?) async {
         var writer = GPSDReportWriter()
         var lastSky: SkyView?
+        var lastFixTime: GNSSTime?
         for await event in events {
             switch event {
             case .fix(let fix):
+                if let time = fix.time { lastFixTime = time }
                 var object: [UInt8] = []
                 writer.appendTPV(fix, device: devicePath, newline: false, to: &object)
                 state.withLock { state in
@@ -111,9 +113,17 @@ package final class ReportForwarder: Sendable {
                 if !Self.isActive(locationState) { lastSky = nil }
                 state.withLock { Self.note(active: Self.isActive(locationState), in: &$0) }
             case .sentence(let sentence):
+                // A GST sentence is also gpsd's GST report, after the sentence as gpsd sends it, dated with the
+                // latest fix's date.
+                var gst: [UInt8]?
+                if let noise = PseudorangeNoise(gstSentence: sentence, date: lastFixTime, device: devicePath) {
+                    gst = []
+                    writer.appendGST(noise, newline: false, to: &gst!)
+                }
                 state.withLock { state in
                     Self.announce(in: &state)
                     state.listener?.publish(.nmea(sentence))
+                    if let gst { state.listener?.publish(.gst(gst)) }
                 }
             case .dropped(let count):
                 logger.log(

@@ -91,5 +91,4 @@ import Testing
     /// The sentences (RMC, GGA, ...) that come before fix `n` is complete: the first cycle is reported after its RMC
     /// and after its GGA, as gpsd reports a first cycle, and each later cycle after its GGA.
     static func sentencesBefore(fix n: Int) -> Int { n == 0 ? 1 : 2 * n }
-
 }

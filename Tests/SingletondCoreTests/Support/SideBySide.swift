@@ -27,7 +27,8 @@ final class SideBySide: Sendable {
 
     /// The log both servers read: the fixture (CRLF line endings), with its second epoch's lines ending in LF
     /// alone, ``badChecksum`` between the first two epochs and ``endMarker`` last, so that a relay shows whether it
-    /// keeps each sentence's own line ending and drops what failed its checksum.
+    /// keeps each sentence's own line ending and drops what failed its checksum; after each GGA a GST of its time
+    /// (noise statistics, every field but the orientation sent, then every field in the last epochs).
     static let log: [UInt8] = {
         let text = (try? String(contentsOfFile: fixture, encoding: .utf8)) ?? ""
         var bytes: [UInt8] = []
@@ -37,7 +38,13 @@ final class SideBySide: Sendable {
                 epoch += 1
                 if epoch == 2 { bytes += Array((badChecksum + "\r\n").utf8) }
             }
-            bytes += Array(line.utf8) + Array((epoch == 2 ? "\n" : "\r\n").utf8)
+            let end = epoch == 2 ? "\n" : "\r\n"
+            bytes += Array(line.utf8) + Array(end.utf8)
+            if line.hasPrefix("$GNGGA,"), let time = line.split(separator: ",").dropFirst().first {
+                let orientation = epoch > 15 ? "\(epoch * 7).5" : ""
+                let body = "GNGST,\(time),\(epoch).\(epoch % 10),2.25,1.5,\(orientation),1.2,0.9,2.75"
+                bytes += Array(NMEAChecksum.sentence(body, lineEnd: false).utf8) + Array(end.utf8)
+            }
         }
         return bytes + Array((endMarker + "\r\n").utf8)
     }()

@@ -1,0 +1,41 @@
+extension PseudorangeNoise {
+    /// The statistics of GST sentence `fields` (fields 2 to 8), without time or device.
+    init(gst fields: NMEAFields) {
+        self.init()
+        rms = fields.double(2)
+        major = fields.double(3)
+        minor = fields.double(4)
+        orientation = fields.double(5)
+        latitude = fields.double(6)
+        longitude = fields.double(7)
+        altitude = fields.double(8)
+    }
+
+    /// The statistics of `sentence`, a GST sentence that passed its checksum (`$--GST,...*hh` and its line end), as
+    /// the decoder reports them; `device` names the source. Its time of day is put on the UTC date of `date`, the
+    /// stream's latest fix, or on the next day when it is more than 12 hours before that fix's time of day (a GST
+    /// just past midnight, whose cycle is not reported yet), as the decoder's clock rolls its date over. `nil` for
+    /// any other sentence.
+    package init?(gstSentence sentence: [UInt8], date: GNSSTime?, device: String?) {
+        var n = sentence.count
+        while n > 0, sentence[n - 1] == 0x0A || sentence[n - 1] == 0x0D { n -= 1 }
+        guard n >= 7, n <= NMEAFramer.maximumSentenceLength, sentence[0] == 0x24, sentence[3] == 0x47,
+            sentence[4] == 0x53, sentence[5] == 0x54, sentence[6] == 0x2C
+        else { return nil }
+        let parsed = sentence.withUnsafeBufferPointer { buffer in
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEASentenceDecoder.tableSize) { table in
+                let p = buffer.baseAddress!
+                let scanned = NMEAWord.scanSentence(p, n, starts: table.baseAddress!)
+                let fields = NMEAFields(base: p + 1, starts: table.baseAddress!, count: scanned.count)
+                return (Self(gst: fields), fields.timeOfDay(1))
+            }
+        }
+        self = parsed.0
+        self.device = device
+        if let date, let timeOfDay = parsed.1 {
+            var day = date.millisecondsSince1970 / 86_400_000
+            if Int64(timeOfDay) + 43_200_000 < date.millisecondsSince1970 - day * 86_400_000 { day += 1 }
+            time = GNSSTime(millisecondsSince1970: day * 86_400_000 + Int64(timeOfDay))
+        }
+    }
+}
