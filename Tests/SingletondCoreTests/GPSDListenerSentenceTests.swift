@@ -104,8 +104,9 @@ import Testing
 
     /// `timing` and `pps` as gpsd 3.22 sends them for an NMEA source: a `TOFF` for each new second of a fix (the
     /// sentence's time, and when it came), and TPVs with `rtime` and the other timing members. `?POLL;` answers a
-    /// watcher with the device's reports and the last GST sentence's `GST` (sent to it as it came), and a client
-    /// that does not watch with `"active":0` and empty lists, as gpsd does. The source is a FIFO the test holds open, so that it is still active when the POLLs come.
+    /// watcher with the device's reports and the last GST sentence's `GST` (sent to it as it came, as an HDT's `ATT`
+    /// is), and a client that does not watch with `"active":0` and empty lists, as gpsd does. The source is a FIFO the
+    /// test holds open, so that it is still active when the POLLs come.
     @Test(.singletons { $0.locationManager = LocationManager() })
     func timingPpsAndPollFollowGpsd() async throws {
         var feed = ""
@@ -114,6 +115,7 @@ import Testing
             feed += NMEAChecksum.sentence("GPRMC,\(time),A,4807.038,N,01131.000,E,0.0,0.0,221126,,,A")
             feed += NMEAChecksum.sentence("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
             if second == 1 { feed += NMEAChecksum.sentence("GPGST,\(time),1.5,,,,0.8,0.6,1.9") }
+            if second == 1 { feed += NMEAChecksum.sentence("GPHDT,274.07,T") }
         }
         try await GPSDListenerServiceTests.withService { _, port in
             let client = try #require(StreamClient(port: port))
@@ -146,6 +148,9 @@ import Testing
                 parsing: #"{"class":"GST","device":"/dev/scripted","time":"2026-11-22T12:00:01.000Z","rms":1.500,"#
                     + #""lat":0.800,"lon":0.600,"alt":1.900}"#)
             #expect(objects.filter { $0["class"]?.stringValue == "GST" } == [gst], "\(lines)")
+            // The HDT's ATT, as gpsd 3.22 sends it for a stream of HDT without GST (checked under gpsfake).
+            let att = try JSONValue(parsing: #"{"class":"ATT","device":"/dev/scripted","heading":274.070}"#)
+            #expect(objects.filter { $0["class"]?.stringValue == "ATT" } == [att], "\(lines)")
 
             client.send("?POLL;\n")
             let poll = GPSDListenerServiceTests.object(await client.readLine(containing: "\"class\":\"POLL\""))

@@ -12,4 +12,5 @@ package struct GPSDReportLines: NMEAReportSink {
     mutating func fix(_ fix: Fix) { writer.appendTPV(fix, to: &bytes) }
     mutating func sky(_ view: SkyView) { writer.appendSKY(view, to: &bytes) }
     mutating func noise(_ noise: PseudorangeNoise) { writer.appendGST(noise, to: &bytes) }
+    mutating func attitude(_ attitude: Attitude) { writer.appendATT(attitude, to: &bytes) }
 }

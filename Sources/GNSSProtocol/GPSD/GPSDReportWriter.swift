@@ -166,6 +166,22 @@ package struct GPSDReportWriter {
         }
     }
 
+    /// Appends one ATT line for `attitude`, as gpsd's `json_att_dump()` writes a heading: three decimals.
+    /// `device` overrides `attitude.device`.
+    package mutating func appendATT(
+        _ attitude: Attitude, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
+    ) {
+        LineBuffer.with(&out) { w, out in
+            w.reserve(64, &out)
+            w.literal("{\"class\":\"ATT\"")
+            if let device = device ?? attitude.device { writeDevice(device, &w, &out) }
+            w.number(",\"heading\":", attitude.heading, 3, &out)
+            w.reserve(2, &out)
+            w.byte(0x7D)
+            if newline { w.byte(0x0A) }
+        }
+    }
+
     /// `,"device":"name"`: escaped the first time a name is written, then copied.
     @inline(__always)
     private mutating func writeDevice(_ device: String, _ w: inout LineBuffer, _ out: inout [UInt8]) {

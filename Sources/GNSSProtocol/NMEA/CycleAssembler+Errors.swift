@@ -32,6 +32,15 @@ extension CycleAssembler {
         return true
     }
 
+    /// HDT: the true heading, reported at once as gpsd's ATT when it is within 0...360 degrees. It changes nothing
+    /// in the fix, as in gpsd 3.22.
+    mutating func applyHDT(_ fields: NMEAFields, reports: inout some NMEAReportSink) -> Bool {
+        guard var attitude = Attitude(hdt: fields) else { return true }
+        attitude.device = device
+        reports.attitude(attitude)
+        return true
+    }
+
     /// HDG: the heading is the magnetic track; a variation when its two fields are there, read as gpsd reads them.
     mutating func applyHDG(_ fields: NMEAFields) -> Bool {
         guard !fields.isEmpty(1), let heading = fields.double(1), heading >= 0, heading <= 360 else { return true }

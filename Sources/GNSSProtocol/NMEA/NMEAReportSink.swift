@@ -9,6 +9,8 @@ protocol NMEAReportSink {
     mutating func sky(_ view: SkyView)
     /// Receives the noise statistics of a GST sentence.
     mutating func noise(_ noise: PseudorangeNoise)
+    /// Receives the heading of an HDT sentence.
+    mutating func attitude(_ attitude: Attitude)
 }
 
 /// Hands each report to an `emit` closure as an ``NMEAEvent``: the sink behind ``NMEADecoder``'s public API.
@@ -20,4 +22,6 @@ struct NMEAEventForwarder: NMEAReportSink {
     mutating func sky(_ view: SkyView) { emit(.sky(view)) }
     /// Not an ``NMEAEvent``: the noise statistics go to gpsd's output only (``GPSDReportLines``).
     mutating func noise(_ noise: PseudorangeNoise) {}
+    /// Not an ``NMEAEvent`` either: the heading goes to gpsd's output only.
+    mutating func attitude(_ attitude: Attitude) {}
 }

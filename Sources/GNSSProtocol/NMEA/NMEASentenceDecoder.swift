@@ -167,6 +167,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .psrfepe, .psti030: true
             case .hdg: cycle.applyHDG(fields)
             case .gst: cycle.applyGST(fields, reports: &reports)
+            case .hdt: cycle.applyHDT(fields, reports: &reports)
             }
         cycle.sentenceDone(&reports)
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }

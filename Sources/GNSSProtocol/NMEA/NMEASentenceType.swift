@@ -1,6 +1,6 @@
 /// The NMEA 0183 sentence types the decoder understands, recognised by the three letters after the talker.
 enum NMEASentenceType: UInt8, Sendable, CaseIterable {
-    case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg, gst
+    case gga, rmc, gll, gns, gsa, gsv, vtg, zda, gbs, hdg, gst, hdt
     /// SiRF's proprietary `$PSRFEPE`, which `from` never returns: the decoder recognises it by its whole name.
     case psrfepe
     /// SkyTraq's proprietary `$PSTI,030`, recognised by the decoder like `psrfepe`.
@@ -21,6 +21,7 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         case (0x47, 0x42, 0x53): .gbs  // GBS
         case (0x48, 0x44, 0x47): .hdg  // HDG
         case (0x47, 0x53, 0x54): .gst  // GST
+        case (0x48, 0x44, 0x54): .hdt  // HDT
         default: nil
         }
     }
@@ -31,7 +32,7 @@ enum NMEASentenceType: UInt8, Sendable, CaseIterable {
         case .gga, .rmc, .gns, .gbs, .psrfepe: 1
         case .psti030: 2
         case .gll: 5
-        case .gsa, .gsv, .vtg, .zda, .hdg, .gst: nil
+        case .gsa, .gsv, .vtg, .zda, .hdg, .gst, .hdt: nil
         }
     }
 

@@ -14,9 +14,9 @@ extension ConnectionServer where Served == GPSDListenerHandler {
     /// The device path the reports name: the daemon's source.
     package var devicePath: String { handler.devicePath }
 
-    /// Sends a report to every client that watches for it: `tpv`, `sky` or `gst` is the JSON object without newline,
-    /// kept for `?POLL;` and sent with `\r\n` (a TPV with gpsd's timing members for the clients that asked for
-    /// `timing`); a sentence goes out as it is, with its own line end, to the clients that asked for `nmea` or
+    /// Sends a report to every client that watches for it: `tpv`, `sky`, `gst` or `att` is the JSON object without
+    /// newline, sent with `\r\n` (a TPV with gpsd's timing members for the clients that asked for `timing`) and,
+    /// but for `att`, kept for `?POLL;`; a sentence goes out as it is, with its own line end, to the clients that asked for `nmea` or
     /// `raw`; a time offset goes out as a `TOFF` to the clients that asked for `pps`.
     package func publish(_ report: GPSDListenerReport) {
         let logLines = state.withLock { state -> [String] in
@@ -40,6 +40,9 @@ extension ConnectionServer where Served == GPSDListenerHandler {
                 return broadcast(state: &state) { $0.wantsReports ? line : nil }
             case .gst(let object):
                 state.shared.latestGST = object
+                let line = GPSDListenerLines.crlf(object)
+                return broadcast(state: &state) { $0.wantsReports ? line : nil }
+            case .att(let object):
                 let line = GPSDListenerLines.crlf(object)
                 return broadcast(state: &state) { $0.wantsReports ? line : nil }
             case .nmea(let sentence):

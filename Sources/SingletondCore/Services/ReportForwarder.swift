@@ -113,17 +113,22 @@ package final class ReportForwarder: Sendable {
                 if !Self.isActive(locationState) { lastSky = nil }
                 state.withLock { Self.note(active: Self.isActive(locationState), in: &$0) }
             case .sentence(let sentence):
-                // A GST sentence is also gpsd's GST report, after the sentence as gpsd sends it, dated with the
-                // latest fix's date.
-                var gst: [UInt8]?
+                // A GST sentence is also gpsd's GST report, an HDT its ATT, after the sentence as gpsd sends them; a
+                // GST is dated with the latest fix's date.
+                var report: GPSDListenerReport?
                 if let noise = PseudorangeNoise(gstSentence: sentence, date: lastFixTime, device: devicePath) {
-                    gst = []
-                    writer.appendGST(noise, newline: false, to: &gst!)
+                    var object: [UInt8] = []
+                    writer.appendGST(noise, newline: false, to: &object)
+                    report = .gst(object)
+                } else if let attitude = Attitude(hdtSentence: sentence, device: devicePath) {
+                    var object: [UInt8] = []
+                    writer.appendATT(attitude, newline: false, to: &object)
+                    report = .att(object)
                 }
                 state.withLock { state in
                     Self.announce(in: &state)
                     state.listener?.publish(.nmea(sentence))
-                    if let gst { state.listener?.publish(.gst(gst)) }
+                    if let report { state.listener?.publish(report) }
                 }
             case .dropped(let count):
                 logger.log(

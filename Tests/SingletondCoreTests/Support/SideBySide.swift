@@ -28,7 +28,8 @@ final class SideBySide: Sendable {
     /// The log both servers read: the fixture (CRLF line endings), with its second epoch's lines ending in LF
     /// alone, ``badChecksum`` between the first two epochs and ``endMarker`` last, so that a relay shows whether it
     /// keeps each sentence's own line ending and drops what failed its checksum; after each GGA a GST of its time
-    /// (noise statistics, every field but the orientation sent, then every field in the last epochs).
+    /// (noise statistics, every field but the orientation sent, then every field in the last epochs). No HDT: gpsd
+    /// 3.22 writes a broken ATT (`,,` and GST's values as attitude members) for an HDT in a stream that sends GST.
     static let log: [UInt8] = {
         let text = (try? String(contentsOfFile: fixture, encoding: .utf8)) ?? ""
         var bytes: [UInt8] = []
