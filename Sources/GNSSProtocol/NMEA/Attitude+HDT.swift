@@ -10,19 +10,9 @@ extension Attitude {
     /// The heading of `sentence`, an HDT sentence that passed its checksum (`$--HDT,...*hh` and its line end), as
     /// the decoder reports it; `device` names the source. `nil` for any other sentence, or one without a heading.
     package init?(hdtSentence sentence: [UInt8], device: String?) {
-        var n = sentence.count
-        while n > 0, sentence[n - 1] == 0x0A || sentence[n - 1] == 0x0D { n -= 1 }
-        guard n >= 7, n <= NMEAFramer.maximumSentenceLength, sentence[0] == 0x24, sentence[3] == 0x48,
-            sentence[4] == 0x44, sentence[5] == 0x54, sentence[6] == 0x2C
-        else { return nil }
-        let parsed = sentence.withUnsafeBufferPointer { buffer in
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEASentenceDecoder.tableSize) { table in
-                let p = buffer.baseAddress!
-                let scanned = NMEAWord.scanSentence(p, n, starts: table.baseAddress!)
-                return Self(hdt: NMEAFields(base: p + 1, starts: table.baseAddress!, count: scanned.count))
-            }
+        guard var attitude = NMEAFields.reading(sentence, type: (0x48, 0x44, 0x54), Self.init(hdt:)) ?? nil else {
+            return nil
         }
-        guard var attitude = parsed else { return nil }
         attitude.device = device
         self = attitude
     }

@@ -17,19 +17,9 @@ extension PseudorangeNoise {
     /// just past midnight, whose cycle is not reported yet), as the decoder's clock rolls its date over. `nil` for
     /// any other sentence.
     package init?(gstSentence sentence: [UInt8], date: GNSSTime?, device: String?) {
-        var n = sentence.count
-        while n > 0, sentence[n - 1] == 0x0A || sentence[n - 1] == 0x0D { n -= 1 }
-        guard n >= 7, n <= NMEAFramer.maximumSentenceLength, sentence[0] == 0x24, sentence[3] == 0x47,
-            sentence[4] == 0x53, sentence[5] == 0x54, sentence[6] == 0x2C
+        guard
+            let parsed = NMEAFields.reading(sentence, type: (0x47, 0x53, 0x54), { (Self(gst: $0), $0.timeOfDay(1)) })
         else { return nil }
-        let parsed = sentence.withUnsafeBufferPointer { buffer in
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEASentenceDecoder.tableSize) { table in
-                let p = buffer.baseAddress!
-                let scanned = NMEAWord.scanSentence(p, n, starts: table.baseAddress!)
-                let fields = NMEAFields(base: p + 1, starts: table.baseAddress!, count: scanned.count)
-                return (Self(gst: fields), fields.timeOfDay(1))
-            }
-        }
         self = parsed.0
         self.device = device
         if let date, let timeOfDay = parsed.1 {

@@ -1,0 +1,20 @@
+extension NMEAFields {
+    /// Calls `body` with the fields of `sentence`, a whole sentence that passed its checksum (`$--XYZ,...*hh` and its
+    /// line end) whose type is the three letters `type`; `nil`, without calling it, for any other sentence.
+    static func reading<T>(
+        _ sentence: [UInt8], type: (UInt8, UInt8, UInt8), _ body: (NMEAFields) -> T
+    ) -> T? {
+        var n = sentence.count
+        while n > 0, sentence[n - 1] == 0x0A || sentence[n - 1] == 0x0D { n -= 1 }
+        guard n >= 7, n <= NMEAFramer.maximumSentenceLength, sentence[0] == 0x24, sentence[3] == type.0,
+            sentence[4] == type.1, sentence[5] == type.2, sentence[6] == 0x2C
+        else { return nil }
+        return sentence.withUnsafeBufferPointer { buffer in
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEASentenceDecoder.tableSize) { table in
+                let p = buffer.baseAddress!
+                let scanned = NMEAWord.scanSentence(p, n, starts: table.baseAddress!)
+                return body(NMEAFields(base: p + 1, starts: table.baseAddress!, count: scanned.count))
+            }
+        }
+    }
+}
