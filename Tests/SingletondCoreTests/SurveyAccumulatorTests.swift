@@ -35,6 +35,27 @@ import Testing
         #expect(result.fixesUsed == 10 && result.fixesRejected == 0)
     }
 
+    /// A first cycle sent as gpsd sends it: an RMC's 2D fix, then the GGA's 3D one and a GSA's of the same time.
+    /// The epoch is averaged once, from its first 3D fix; the next epoch is averaged too.
+    @Test func anEpochSentAsSeveralFixesIsAveragedOnce() throws {
+        var accumulator = SurveyAccumulator()
+        let first = GNSSTime(millisecondsSince1970: 1_795_348_800_000)
+        var partial = fix(north: 0, east: 0, mode: .twoD)
+        partial.altitudeHAE = nil
+        for (var epochFix, time) in [
+            (partial, first), (fix(north: 0, east: 0), first), (fix(north: 5, east: 5), first),
+            (fix(north: 2, east: 0), GNSSTime(millisecondsSince1970: first.millisecondsSince1970 + 1_000)),
+        ] {
+            epochFix.time = time
+            accumulator.add(epochFix)
+        }
+        let result = accumulator.result(requestedSeconds: 2, elapsedSeconds: 2, cancelled: false)
+        #expect(result.fixesUsed == 2 && result.rejected2D == 1)
+        let scale = SurveyAccumulator.metresPerDegree(latitude: origin.latitude)
+        #expect(abs(try #require(result.latitude) - (origin.latitude + 1 / scale.north)) < 1e-12)
+        #expect(abs(try #require(result.longitude) - origin.longitude) < 1e-12)
+    }
+
     @Test func tenFixesAlongALineGiveKnownMeanSigmaAndCEP() throws {
         var accumulator = SurveyAccumulator()
         for metre in 1...10 { accumulator.add(fix(north: 0, east: Double(metre), altitude: Double(metre))) }

@@ -21,6 +21,9 @@ package struct SurveyAccumulator: Sendable {
     package private(set) var rejected2D = 0
 
     private var reference: (latitude: Double, longitude: Double, metresNorth: Double, metresEast: Double)?
+    /// The time of the last fix averaged: a later fix of the same time is the same epoch (gpsd, and a live NMEA
+    /// source, send a receiver's first cycle as a fix after each of its position sentences), averaged once.
+    private var lastUsedTime: GNSSTime?
     private var north = Welford()
     private var east = Welford()
     private var up = Welford()
@@ -31,8 +34,9 @@ package struct SurveyAccumulator: Sendable {
         self.requires3D = requires3D
     }
 
-    /// Adds one fix, or counts it as rejected.
+    /// Adds one fix, or counts it as rejected; a fix of the same time as the last one averaged is left out.
     package mutating func add(_ fix: Fix) {
+        if let time = fix.time, time == lastUsedTime { return }
         guard fix.mode.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude,
             latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
         else {
@@ -57,6 +61,7 @@ package struct SurveyAccumulator: Sendable {
         if let altitude = fix.altitudeHAE ?? fix.altitudeMSL, altitude.isFinite { up.add(altitude) }
         if points.count < Self.maximumStoredPoints { points.append((e, n)) }
         used += 1
+        lastUsedTime = fix.time
     }
 
     /// The result so far.
