@@ -7,8 +7,6 @@ extension CycleAssembler {
     mutating func applyPGRMF(_ fields: NMEAFields) {
         let first = fields.first(5)
         guard first >= 0x30, first <= 0x39 else { return }
-        let seconds = fields.leadingInt(5)
-        leapSeconds = seconds
-        fix.leapSeconds = seconds
+        fix.leapSeconds = fields.leadingInt(5)
     }
 }

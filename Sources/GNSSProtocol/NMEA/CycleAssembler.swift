@@ -45,8 +45,6 @@ struct CycleAssembler: Sendable {
     var sentenceErrors = SentenceErrors()
     /// Whether the sentence being applied carried a time (set by `timestamp`, cleared by `sentenceDone`).
     private var timedSentence = false
-    /// The GPS−UTC offset the receiver last stated (`$PGRMF`), put in every fix from then on.
-    var leapSeconds: Int?
     /// The device name put in every fix and view.
     let device: String?
     /// Whether the first cycle is reported after each sentence that sets a position or mode, as the gpsd daemon
@@ -90,6 +88,8 @@ struct CycleAssembler: Sendable {
     mutating func startCycle(_ reports: inout some NMEAReportSink) {
         reportUnreported(&reports)
         lastCycle = PreviousCycle(fix)
+        // The leap seconds the receiver stated (`$PGRMF`) stay for every fix, as in gpsd's context.
+        let leapSeconds = fix.leapSeconds
         fix.clearMeasurements()
         fix.leapSeconds = leapSeconds
         // The device is put in at the first cycle (a fix reported before any has none) and stays.
