@@ -31,11 +31,19 @@ extension CycleAssembler {
     }
 
     /// The distance between two positions on the ellipsoid, computed once for as long as they stay the same: gpsd
-    /// recomputes it after every sentence of a cycle whose track error it cannot estimate yet.
-    private mutating func distance(from start: (Double, Double), to end: (Double, Double)) -> Double? {
+    /// recomputes it after every sentence of a cycle, for the speed it derives and for the track error. A start at
+    /// the last end's latitude (the previous cycle's position, as a new cycle begins) reuses its reduced latitude.
+    mutating func distance(from start: (Double, Double), to end: (Double, Double)) -> Double? {
         if let cached = distanceCache, cached.start == start, cached.end == end { return cached.distance }
-        let result = Geodesic.distance(from: start, to: end)
-        distanceCache = DistanceCache(start: start, end: end, distance: result)
+        let startReduced =
+            if let cached = distanceCache, cached.endReduced.latitude.bitPattern == start.0.bitPattern {
+                cached.endReduced
+            } else {
+                ReducedLatitude(start.0)
+            }
+        let endReduced = ReducedLatitude(end.0)
+        let result = Geodesic.distance(from: startReduced, start.1, to: endReduced, end.1)
+        distanceCache = DistanceCache(start: start, end: end, endReduced: endReduced, distance: result)
         return result
     }
 
@@ -98,14 +106,4 @@ extension CycleAssembler {
         }
         if let epv = fix.epv, let oldV = previous.epv { fix.epc = (oldV + epv) / seconds }
     }
-}
-
-/// The last distance the error model computed, with the positions it is between.
-struct DistanceCache: Sendable {
-    /// The earlier position, (latitude, longitude) in degrees.
-    var start: (Double, Double)
-    /// The later position.
-    var end: (Double, Double)
-    /// The distance in metres, `nil` where Vincenty's formula does not converge.
-    var distance: Double?
 }

@@ -141,7 +141,7 @@ struct CycleAssembler: Sendable {
     private mutating func deriveSpeed() {
         guard let prev = lastCycle, prev.mode >= .twoD, let t0 = prev.time, let t1 = fix.time, t1 > t0,
             let lat0 = prev.latitude, let lon0 = prev.longitude, let lat1 = fix.latitude, let lon1 = fix.longitude,
-            let metres = Geodesic.distance(from: (lat0, lon0), to: (lat1, lon1))
+            let metres = distance(from: (lat0, lon0), to: (lat1, lon1))
         else { return }
         let speed = metres * 1_000 / Double(t1.millisecondsSince1970 - t0.millisecondsSince1970)
         if speed <= 9_999.9 { fix.speed = speed }

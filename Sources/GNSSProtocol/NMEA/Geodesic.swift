@@ -22,15 +22,21 @@ enum Geodesic {
     /// The names follow Vincenty (1975): U is the reduced latitude, λ the longitude difference on the auxiliary
     /// sphere, σ the angular distance, α the azimuth of the geodesic at the equator, σm the midpoint's angle.
     static func distance(from start: (Double, Double), to end: (Double, Double)) -> Double? {
+        distance(from: ReducedLatitude(start.0), start.1, to: ReducedLatitude(end.0), end.1)
+    }
+
+    /// The distance in metres between the positions at reduced latitudes `u1` and `u2` and longitudes `longitude1`
+    /// and `longitude2` (degrees): ``distance(from:to:)`` with each position's own part computed beforehand, so that
+    /// a position shared by two calls is computed once. The result is the same to the bit.
+    static func distance(
+        from u1: ReducedLatitude, _ longitude1: Double, to u2: ReducedLatitude, _ longitude2: Double
+    ) -> Double? {
         let flattening = Self.flattening
-        let radians = Double.pi / 180
-        let longitudeDifference = (end.1 - start.1) * radians
-        let reducedLatitudeStart = atan((1 - flattening) * tan(start.0 * radians))
-        let reducedLatitudeEnd = atan((1 - flattening) * tan(end.0 * radians))
-        let sinU1 = sin(reducedLatitudeStart)
-        let cosU1 = cos(reducedLatitudeStart)
-        let sinU2 = sin(reducedLatitudeEnd)
-        let cosU2 = cos(reducedLatitudeEnd)
+        let longitudeDifference = (longitude2 - longitude1) * (Double.pi / 180)
+        let sinU1 = u1.sine
+        let cosU1 = u1.cosine
+        let sinU2 = u2.sine
+        let cosU2 = u2.cosine
         var lambda = longitudeDifference
         var sinSigma = 0.0
         var cosSigma = 0.0
