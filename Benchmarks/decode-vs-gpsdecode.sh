@@ -11,8 +11,9 @@
 # includes: MIN_SENTENCES=500000 makes it weigh a tenth as much.
 # A benchmark, not a test: it never fails on speed.
 # It builds singletond as Documentation/Singletond.md installs it: release, with the Swift standard library linked
-# in (`--static-swift-stdlib`), into .build-static, so that the binary needs no toolchain and starts without loading
-# the runtime's shared libraries.
+# in (`--static-swift-stdlib`) and the C++ runtime from GCC's static archives (Packaging/static-libstdc++), into
+# .build-static, so that the binary needs no toolchain and starts without loading libstdc++ or the runtime's shared
+# libraries.
 # Environment (optional): SINGLETOND=path uses that binary and builds nothing; SCRATCH_PATH=dir builds into dir
 # instead of .build-static; MIN_SENTENCES=n as above; LOGS="a b" restricts the per-log rows to logs whose file names
 # (without .log) are listed.
@@ -28,8 +29,11 @@ if [ -n "${SINGLETOND:-}" ]; then
     ours="$SINGLETOND"
 else
     scratch="${SCRATCH_PATH:-$root/.build-static}"
-    (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product singletond \
-        >/dev/null)
+    # SwiftPM 6.3 keeps the link command of an earlier build in release.yaml when only -Xswiftc changed: removing it
+    # makes the link take the flag (nothing is recompiled for it).
+    rm -f "$scratch/release.yaml"
+    (cd "$root" && swift build -c release --static-swift-stdlib -Xswiftc -L"$root/Packaging/static-libstdc++" \
+        --scratch-path "$scratch" --product singletond >/dev/null)
     ours="$scratch/release/singletond"
 fi
 [ -x "$ours" ] || { echo "not an executable: $ours" >&2; exit 1; }
