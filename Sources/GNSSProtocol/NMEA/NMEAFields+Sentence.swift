@@ -10,7 +10,7 @@ extension NMEAFields {
             sentence[4] == type.1, sentence[5] == type.2, sentence[6] == 0x2C
         else { return nil }
         return sentence.withUnsafeBufferPointer { buffer in
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: NMEASentenceDecoder.tableSize) { table in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NMEASentenceDecoder.tableSize) { table in
                 let p = buffer.baseAddress!
                 let scanned = NMEAWord.scanSentence(p, n, starts: table.baseAddress!)
                 return body(NMEAFields(base: p + 1, starts: table.baseAddress!, count: scanned.count))

@@ -6,9 +6,9 @@ struct NMEAFields {
     /// The first byte of the sentence body (just after `$`).
     let base: UnsafePointer<UInt8>
     /// Where each field starts; field `i` ends one byte (its comma) before field `i + 1` starts (a sentence is at
-    /// most 102 bytes, a body far below 65,535). Stack storage lent by the sentence decoder: reading it copies nothing,
+    /// most 102 bytes, a body below 256). Stack storage lent by the sentence decoder: reading it copies nothing,
     /// where an `InlineArray` property was copied whole for every subscript.
-    private let starts: UnsafeMutablePointer<UInt16>
+    private let starts: UnsafeMutablePointer<UInt8>
     /// The number of fields, address included.
     private(set) var count: Int
     /// The time of day (ms) in the time field of the sentence's type (``NMEASentenceType/timeField``), read once
@@ -21,7 +21,7 @@ struct NMEAFields {
     /// The fields of a body starting at `base`, split by ``NMEAWord/scanSentence(_:_:starts:)`` into `count`
     /// fields whose starts are in `starts`.
     @inline(__always)
-    init(base: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<UInt16>, count: Int) {
+    init(base: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<UInt8>, count: Int) {
         self.base = base
         self.starts = starts
         self.count = count

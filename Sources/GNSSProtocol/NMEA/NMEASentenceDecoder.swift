@@ -5,6 +5,8 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     /// Per-sentence counters (`decoded`, `badChecksum`, `unsupported`, `malformed`); the event counts live in
     /// the assembler, which reports the events.
     private var tallies = NMEAStatistics()
+    /// ``CommaPlaces/table``, kept so that a line's scan borrows its storage.
+    private let commaPlaces = CommaPlaces.table
 
     /// Per-sentence counters (`decoded`, `badChecksum`, `unsupported`, `malformed`, `fixes`, `skyViews`).
     var counts: NMEAStatistics {
@@ -36,11 +38,11 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     }
 
     /// Entries in the field table: enough for ``NMEAFields/capacity`` + 1, and for every comma
-    /// ``NMEAWord/scanLine(_:available:limit:starts:)`` may record.
-    static let tableSize = Swift.max(NMEAFields.capacity + 1, NMEAFramer.maximumSentenceLength + 6)
+    /// ``NMEAWord/scanLine(_:available:limit:starts:)`` may record with the eight bytes it stores at once.
+    static let tableSize = Swift.max(NMEAFields.capacity + 1, NMEAFramer.maximumSentenceLength + 14)
 
     mutating func sentence(_ s: UnsafeBufferPointer<UInt8>, reports: inout some NMEAReportSink) {
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.tableSize) { table in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.tableSize) { table in
             let starts = table.baseAddress!
             let p = s.baseAddress!
             let n = s.count
@@ -62,13 +64,15 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     mutating func lineSentence(
         at p: UnsafePointer<UInt8>, available: Int, reports: inout some NMEAReportSink
     ) -> Int {
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.tableSize) { table in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.tableSize) { table in
             let starts = table.baseAddress!
             // Every line is split: recording the commas of one that is not parsed costs less than telling it apart.
-            guard
-                let scanned = NMEAWord.scanLine(
-                    p, available: available, limit: NMEAFramer.maximumSentenceLength, starts: starts)
-            else { return 0 }
+            let scan = commaPlaces.withUnsafeBufferPointer { places in
+                NMEAWord.scanLine(
+                    p, available: available, limit: NMEAFramer.maximumSentenceLength, starts: starts,
+                    places: places.baseAddress!)
+            }
+            guard let scanned = scan else { return 0 }
             let n = scanned.stop &+ 3
             decode(UnsafeBufferPointer(start: p, count: n), scanned: scanned, starts: starts, reports: &reports)
             return n
@@ -80,7 +84,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
     @inline(__always)
     private mutating func decode(
         _ s: UnsafeBufferPointer<UInt8>, scanned: (stop: Int, sum: UInt8, count: Int),
-        starts: UnsafeMutablePointer<UInt16>, reports: inout some NMEAReportSink
+        starts: UnsafeMutablePointer<UInt8>, reports: inout some NMEAReportSink
     ) {
         let p = s.baseAddress!
         let n = s.count
@@ -175,7 +179,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
 
     /// Applies the proprietary sentences decoded (`$PSRFEPE`, `$PGRME`, `$PGRMF`, `$PSTI,030`); false for others.
     private mutating func applyProprietary(
-        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt16>,
+        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt8>,
         _ reports: inout some NMEAReportSink
     ) -> Bool {
         let fields = NMEAFields(base: p + 1, starts: starts, count: count)

@@ -64,10 +64,10 @@ enum NMEAWord {
     /// fields of that body split on commas, as ``NMEAFields`` reads them: `starts[0]` is 0, `starts[i]` is one past
     /// the `i`th comma relative to `p + 1`, and when fewer than ``NMEAFields/capacity`` commas were kept, a last
     /// entry `stop` closes the last field. `starts` has room for ``NMEAFields/capacity`` + 1 entries; `n` is at most
-    /// 65,535 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes).
+    /// 255 (the framer passes at most ``NMEAFramer/maximumSentenceLength`` bytes).
     @inline(__always)
     static func scanSentence(
-        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt16>
+        _ p: UnsafePointer<UInt8>, _ n: Int, starts: UnsafeMutablePointer<UInt8>
     ) -> (stop: Int, sum: UInt8, count: Int) {
         let capacity = NMEAFields.capacity
         starts[0] = 0
@@ -81,13 +81,13 @@ enum NMEAWord {
                 // A word holds at most eight commas, so all fit.
                 while m != 0 {
                     count &+= 1
-                    starts[count] = UInt16(truncatingIfNeeded: k &+ (m.trailingZeroBitCount &>> 3))
+                    starts[count] = UInt8(truncatingIfNeeded: k &+ (m.trailingZeroBitCount &>> 3))
                     m &= m &- 1
                 }
             } else {
                 while m != 0, count < capacity {
                     count &+= 1
-                    starts[count] = UInt16(truncatingIfNeeded: k &+ (m.trailingZeroBitCount &>> 3))
+                    starts[count] = UInt8(truncatingIfNeeded: k &+ (m.trailingZeroBitCount &>> 3))
                     m &= m &- 1
                 }
             }
@@ -134,7 +134,7 @@ enum NMEAWord {
         }
         if count < capacity {
             count &+= 1
-            starts[count] = UInt16(truncatingIfNeeded: stop)
+            starts[count] = UInt8(truncatingIfNeeded: stop)
         }
         return (stop, xorOfBytes(words), count)
     }
@@ -163,10 +163,12 @@ enum NMEAWord {
     /// plain sentence: printable bytes free of `$`, `!` and the three bytes 0x22, 0x23, 0x20 up to a `*` at
     /// `stop`, two bytes above 0x24 and a CR or LF at `stop + 3`, which is at most `limit`. Then the result is what
     /// ``scanSentence(_:_:starts:)`` gives for `p[0..<stop + 3]`, with `starts` holding room for
-    /// ``NMEAFields/capacity`` + 1 entries and for `limit` + 6; otherwise nil, and `starts` holds junk.
+    /// ``NMEAFields/capacity`` + 1 entries and for `limit` + 14, and `places` the storage of ``CommaPlaces/table``;
+    /// otherwise nil, and `starts` holds junk.
     @inline(__always)
     static func scanLine(
-        _ p: UnsafePointer<UInt8>, available: Int, limit: Int, starts: UnsafeMutablePointer<UInt16>
+        _ p: UnsafePointer<UInt8>, available: Int, limit: Int, starts: UnsafeMutablePointer<UInt8>,
+        places: UnsafePointer<UInt64>
     ) -> (stop: Int, sum: UInt8, count: Int)? {
         // Words start at 1, 9, ... and stop before one that starts past `limit - 3`, the last place for the `*`;
         // every word lies inside the `available` bytes (k + 8 <= available).
@@ -188,12 +190,13 @@ enum NMEAWord {
                 w &= upTo &>> 8
             }
             words ^= w
-            // At most `limit` + 4 commas in all: the table has room for each, and the count is capped below.
-            while commas != 0 {
-                last += 1
-                last.pointee = UInt16(truncatingIfNeeded: k &+ (commas.trailingZeroBitCount &>> 3))
-                commas &= commas &- 1
-            }
+            // The word's commas as one byte (bit i for byte i), then their places in one eight-byte store: at most
+            // `limit` + 4 commas in all, and the table has room for each plus the store's eight bytes; the count
+            // is capped below. Places fit a byte: k + 7 < limit + 5 < 256, and the table's are 0...7.
+            let bits = Int(truncatingIfNeeded: ((commas &>> 7) &* 0x0102_0408_1020_4080) &>> 56)
+            UnsafeMutableRawPointer(last + 1).storeBytes(
+                of: CommaPlaces.places(places, bits) &+ UInt64(truncatingIfNeeded: k) &* ones, as: UInt64.self)
+            last += CommaPlaces.count(places, bits)
             if stops != 0 {
                 let stop = k &+ (stops.trailingZeroBitCount &>> 3)
                 // p[stop + 3] is readable: stop + 3 < available.
@@ -205,7 +208,7 @@ enum NMEAWord {
                     count = NMEAFields.capacity
                 } else {
                     count &+= 1
-                    starts[count] = UInt16(truncatingIfNeeded: stop)
+                    starts[count] = UInt8(truncatingIfNeeded: stop)
                 }
                 return (stop, xorOfBytes(words), count)
             }
