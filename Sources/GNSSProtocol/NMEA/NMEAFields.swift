@@ -27,7 +27,7 @@ struct NMEAFields {
         self.count = count
     }
 
-    @inline(__always) private func range(_ i: Int) -> (Int, Int) {
+    @inline(__always) func range(_ i: Int) -> (Int, Int) {
         i < count ? (Int(starts[i]), Int(starts[i + 1]) - 1) : (0, 0)
     }
 
@@ -54,6 +54,7 @@ struct NMEAFields {
     /// The result is correctly rounded for up to 15 significant digits, as `strtod` would give.
     func double(_ i: Int) -> Double? {
         let (s, e) = range(i)
+        if let value = wordDouble(s, e) { return value }
         return NMEAFields.parseDouble(base, s, e)
     }
 
@@ -102,6 +103,11 @@ struct NMEAFields {
     /// Mirrors gpsd's arithmetic (integer minutes, then fractional minutes, times 1/60) so results agree bit for bit.
     func degreesMinutes(_ i: Int) -> Double? {
         let (s, e) = range(i)
+        return wordDegreesMinutes(s, e) ?? byteDegreesMinutes(s, e)
+    }
+
+    /// `degreesMinutes` of the bytes `base[s..<e]`, read one by one.
+    func byteDegreesMinutes(_ s: Int, _ e: Int) -> Double? {
         guard s < e else { return nil }
         var k = s
         var whole = 0
@@ -168,7 +174,7 @@ struct NMEAFields {
     }
 
     /// Exact powers of ten for correctly rounded conversion.
-    private static let powersOfTen: [Double] = [
+    static let powersOfTen: [Double] = [
         1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
         1e18,
     ]
