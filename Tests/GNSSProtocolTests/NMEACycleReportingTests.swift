@@ -72,4 +72,26 @@ import Testing
         // cycles in a row), and cycles 4 and 5 at their RMC.
         #expect(fixes.map(\.lines) == [3, 4, 5, 9, 10, 12])
     }
+
+    /// A sky view completed by the last sentences of the input is reported when the input ends, with the device like
+    /// every other view (gpsd names the device in every SKY).
+    @Test func aViewCompletedAtTheEndOfTheInputNamesTheDevice() {
+        var text = ""
+        for body in [
+            "GPGGA,120000,4807.000,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,",
+            "GPGSA,A,3,01,02,03,04,,,,,,,,,2.0,1.0,1.7",
+            "GPGSV,1,1,04,01,40,083,46,02,17,308,41,03,07,344,39,04,22,228,45",
+            "GPRMC,120001,A,4807.000,N,01131.000,E,1.0,90.0,231126,,",
+            "GPGSV,1,1,04,01,41,083,46,02,17,308,41,03,07,344,39,04,22,228,45",
+        ] {
+            text += NMEAFramingTests.line(body) + "\r\n"
+        }
+        var decoder = NMEADecoder(device: "/dev/ttyUSB0")
+        var views: [SkyView] = []
+        decoder.feed(Array(text.utf8)) { if case .sky(let view) = $0 { views.append(view) } }
+        #expect(views.count == 1)
+        decoder.finish { if case .sky(let view) = $0 { views.append(view) } }
+        #expect(views.map(\.device) == ["/dev/ttyUSB0", "/dev/ttyUSB0"])
+        #expect(views.last?.satellites.first?.elevation == 41)
+    }
 }

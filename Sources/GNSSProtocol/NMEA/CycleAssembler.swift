@@ -17,7 +17,7 @@ struct CycleAssembler: Sendable {
     var fix = Fix()
     var clock = NMEAClock()
     var detector = CycleDetector()
-    var sky = SkyAssembler()
+    var sky: SkyAssembler
     /// Whether the cycle in progress holds anything worth reporting, and whether it was reported.
     var hasContent = false
     private var reported = false
@@ -55,6 +55,7 @@ struct CycleAssembler: Sendable {
 
     init(device: String? = nil, reportsFirstCycleEachSentence: Bool = false) {
         self.device = device
+        sky = SkyAssembler(device: device)
         self.reportsFirstCycleEachSentence = reportsFirstCycleEachSentence
     }
 
@@ -171,19 +172,18 @@ struct CycleAssembler: Sendable {
     /// Ends the input: reports a cycle that was not reported yet.
     mutating func finish(_ reports: inout some NMEAReportSink) {
         reportUnreported(&reports)
-        if let view = sky.finish(time: fix.time) {
+        if sky.finish(time: fix.time) {
             skyViewsReported += 1
-            reports.sky(view)
+            reports.sky(sky.view)
         }
     }
 
     /// Hands out a completed sky view before a sentence other than GSV/GSA is applied.
     @inline(__always)
     mutating func otherSentence(_ reports: inout some NMEAReportSink) {
-        if var view = sky.otherSentence(time: fix.time) {
-            view.device = device
+        if sky.otherSentence(time: fix.time) {
             skyViewsReported += 1
-            reports.sky(view)
+            reports.sky(sky.view)
         }
     }
 

@@ -12,26 +12,29 @@ struct SkyAssembler: Sendable {
     private var previousWasGSA = false
     private var complete = false
 
-    init() {
+    /// An assembler whose views carry `device`.
+    init(device: String? = nil) {
+        view.device = device
         view.satellites.reserveCapacity(64)
     }
 
-    /// Notes a sentence of another type; returns the view when it just completed.
+    /// Notes a sentence of another type; returns whether the view just completed, stamped `time`: then `view` is
+    /// to be reported, lent where it stands rather than copied.
     @inline(__always)
-    mutating func otherSentence(time: GNSSTime?) -> SkyView? {
+    mutating func otherSentence(time: GNSSTime?) -> Bool {
         previousWasGSV = false
         previousWasGSA = false
         return takeIfComplete(time: time)
     }
 
-    /// Ends the input: returns a completed view not yet handed out.
-    mutating func finish(time: GNSSTime?) -> SkyView? { takeIfComplete(time: time) }
+    /// Ends the input: returns whether a completed view was not reported yet, stamped `time`.
+    mutating func finish(time: GNSSTime?) -> Bool { takeIfComplete(time: time) }
 
-    private mutating func takeIfComplete(time: GNSSTime?) -> SkyView? {
-        guard complete else { return nil }
+    private mutating func takeIfComplete(time: GNSSTime?) -> Bool {
+        guard complete else { return false }
         complete = false
         view.time = time
-        return view
+        return true
     }
 
     /// Records the DOP a GGA or GNS carries.
