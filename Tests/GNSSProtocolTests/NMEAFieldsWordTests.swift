@@ -36,38 +36,36 @@ import Testing
         }
     }
 
-    @Test func doublesReadByWordsEqualTheByteByByteReading() {
+    /// How many generated fields, in each of their sentences, `words` reads (the rest it leaves to the byte-by-byte
+    /// reading); each value it gives is expected to equal `bytes`'s to the bit.
+    static func accepted(
+        words: (NMEAFields, Int, Int) -> Double?, bytes: (NMEAFields, Int, Int) -> Double?
+    ) -> Int {
         var accepted = 0
-        for field in Self.fields() {
-            for (sentence, index) in Self.sentences(field) {
+        for field in fields() {
+            for (sentence, index) in sentences(field) {
                 let checked: Bool? = NMEAFields.reading(sentence, type: (0x47, 0x47, 0x41)) { fields in
                     let (s, e) = fields.range(index)
-                    let bytes = NMEAFields.parseDouble(fields.base, s, e)
-                    guard let words = fields.wordDouble(s, e) else { return false }
-                    #expect(words.bitPattern == bytes?.bitPattern, "field \(field)")
+                    guard let value = words(fields, s, e) else { return false }
+                    #expect(value.bitPattern == bytes(fields, s, e)?.bitPattern, "field \(field)")
                     return true
                 }
                 if checked == true { accepted += 1 }
             }
         }
+        return accepted
+    }
+
+    @Test func doublesReadByWordsEqualTheByteByByteReading() {
+        let accepted = Self.accepted(
+            words: { $0.wordDouble($1, $2) }, bytes: { NMEAFields.parseDouble($0.base, $1, $2) })
         // The shapes the word reading is for are most of the generated fields with a digit: it must take them.
         #expect(accepted > 10_000)
     }
 
     @Test func anglesReadByWordsEqualTheByteByByteReading() {
-        var accepted = 0
-        for field in Self.fields() {
-            for (sentence, index) in Self.sentences(field) {
-                let checked: Bool? = NMEAFields.reading(sentence, type: (0x47, 0x47, 0x41)) { fields in
-                    let (s, e) = fields.range(index)
-                    let bytes = fields.byteDegreesMinutes(s, e)
-                    guard let words = fields.wordDegreesMinutes(s, e) else { return false }
-                    #expect(words.bitPattern == bytes?.bitPattern, "field \(field)")
-                    return true
-                }
-                if checked == true { accepted += 1 }
-            }
-        }
+        let accepted = Self.accepted(
+            words: { $0.wordDegreesMinutes($1, $2) }, bytes: { $0.byteDegreesMinutes($1, $2) })
         #expect(accepted > 1_000)
     }
 }
