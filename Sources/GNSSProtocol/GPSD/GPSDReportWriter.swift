@@ -28,9 +28,7 @@ package struct GPSDReportWriter {
         _ fix: Fix, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
         LineBuffer.with(&out) { w, out in
-            w.reserve(64, &out)
-            w.literal("{\"class\":\"TPV\"")
-            if let device = device ?? fix.device { writeDevice(device, &w, &out) }
+            open("{\"class\":\"TPV\"", device: device ?? fix.device, time: nil, &w, &out)
             w.reserve(96, &out)
             if let status = fix.status, status >= 2 {
                 w.literal(",\"status\":")
@@ -76,9 +74,7 @@ package struct GPSDReportWriter {
                 w.literal(",\"dgpsSta\":")
                 w.int(station)
             }
-            w.reserve(2, &out)
-            w.byte(0x7D)
-            if newline { w.byte(0x0A) }
+            Self.close(newline: newline, &w, &out)
         }
     }
 
@@ -87,13 +83,7 @@ package struct GPSDReportWriter {
         _ view: SkyView, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
         LineBuffer.with(&out) { w, out in
-            w.reserve(64, &out)
-            w.literal("{\"class\":\"SKY\"")
-            if let device = device ?? view.device { writeDevice(device, &w, &out) }
-            if let time = view.time {
-                w.reserve(40, &out)
-                w.timeMember(time, &dates)
-            }
+            open("{\"class\":\"SKY\"", device: device ?? view.device, time: view.time, &w, &out)
             w.number(",\"xdop\":", view.xdop, 2, &out)
             w.number(",\"ydop\":", view.ydop, 2, &out)
             w.number(",\"vdop\":", view.vdop, 2, &out)
@@ -146,13 +136,7 @@ package struct GPSDReportWriter {
         _ noise: PseudorangeNoise, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
         LineBuffer.with(&out) { w, out in
-            w.reserve(64, &out)
-            w.literal("{\"class\":\"GST\"")
-            if let device = device ?? noise.device { writeDevice(device, &w, &out) }
-            if let time = noise.time {
-                w.reserve(40, &out)
-                w.timeMember(time, &dates)
-            }
+            open("{\"class\":\"GST\"", device: device ?? noise.device, time: noise.time, &w, &out)
             w.number(",\"rms\":", noise.rms, 3, &out)
             w.number(",\"major\":", noise.major, 3, &out)
             w.number(",\"minor\":", noise.minor, 3, &out)
@@ -160,9 +144,7 @@ package struct GPSDReportWriter {
             w.number(",\"lat\":", noise.latitude, 3, &out)
             w.number(",\"lon\":", noise.longitude, 3, &out)
             w.number(",\"alt\":", noise.altitude, 3, &out)
-            w.reserve(2, &out)
-            w.byte(0x7D)
-            if newline { w.byte(0x0A) }
+            Self.close(newline: newline, &w, &out)
         }
     }
 
@@ -172,14 +154,32 @@ package struct GPSDReportWriter {
         _ attitude: Attitude, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
     ) {
         LineBuffer.with(&out) { w, out in
-            w.reserve(64, &out)
-            w.literal("{\"class\":\"ATT\"")
-            if let device = device ?? attitude.device { writeDevice(device, &w, &out) }
+            open("{\"class\":\"ATT\"", device: device ?? attitude.device, time: nil, &w, &out)
             w.number(",\"heading\":", attitude.heading, 3, &out)
-            w.reserve(2, &out)
-            w.byte(0x7D)
-            if newline { w.byte(0x0A) }
+            Self.close(newline: newline, &w, &out)
         }
+    }
+
+    /// How every line opens: `opening` (`{"class":"TPV"`), then the device and the time members when there are.
+    @inline(__always)
+    private mutating func open(
+        _ opening: StaticString, device: String?, time: GNSSTime?, _ w: inout LineBuffer, _ out: inout [UInt8]
+    ) {
+        w.reserve(64, &out)
+        w.literal(opening)
+        if let device { writeDevice(device, &w, &out) }
+        if let time {
+            w.reserve(40, &out)
+            w.timeMember(time, &dates)
+        }
+    }
+
+    /// How a line without a list at its end closes: `}`, then `\n` when `newline`.
+    @inline(__always)
+    private static func close(newline: Bool, _ w: inout LineBuffer, _ out: inout [UInt8]) {
+        w.reserve(2, &out)
+        w.byte(0x7D)
+        if newline { w.byte(0x0A) }
     }
 
     /// `,"device":"name"`: escaped the first time a name is written, then copied.
