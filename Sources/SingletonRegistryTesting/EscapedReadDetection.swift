@@ -22,35 +22,19 @@ public enum EscapedReadDetection {
         UnattributedEscapes.reportReadAfterScopeEnded = { accessor in
             warn(
                 "appSingletons.\(accessor) was read by code that carries an override scope which had already ended "
-                    + "(an EscapedSingletons used after its withSingletons or test returned), so it got the "
-                    + "process-wide value instead of the scope's. Finish the escaped work before the scope ends.",
+                    + "(a task or an EscapedSingletons that outlived its withSingletons or test), so it got none "
+                    + "of that scope's values: a test value of its own, made for the test it carries or for the run. "
+                    + "Finish the escaped work before the scope ends.",
                 at: #_sourceLocation)
         }
         SingletonScope.isEscapedRead = { Test.current == nil }
     }
 
-    /// Warnings of no test, waiting for the next test with the trait to end: recorded there, they are one warning
-    /// each, where Swift Testing repeats an issue recorded outside every test once per test target of the run.
-    @RegistryActor private static var pendingWarnings: [(sentence: String, location: SourceLocation)] = []
-
-    /// Records `sentence` as a warning at `location`: at the end of the next test with the trait, or now when no
-    /// test's scope is active to take it.
+    /// Records `sentence` as a warning of no test, for the run: from a detached task, which carries no test, so
+    /// that Swift Testing charges it to no test (the reading code may still carry a test that has ended).
     @RegistryActor
     private static func warn(_ sentence: String, at location: SourceLocation) {
-        guard SingletonScope.anyActive else {
-            return SingletonIssue.record(sentence, severity: .warning, sourceLocation: location)
-        }
-        pendingWarnings.append((sentence, location))
-    }
-
-    /// Records the warnings of no test that wait, as warnings of the calling test: once each for the run.
-    @RegistryActor
-    package static func recordPendingWarnings() {
-        let pending = pendingWarnings
-        pendingWarnings = []
-        for warning in pending {
-            SingletonIssue.record(warning.sentence, severity: .warning, sourceLocation: warning.location)
-        }
+        Task.detached { SingletonIssue.record(sentence, severity: .warning, sourceLocation: location) }
     }
 
     /// Marks `scope` as reported at `sourceLocation`: the place its unattributed escapes are reported at.

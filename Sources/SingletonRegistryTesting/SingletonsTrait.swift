@@ -47,7 +47,6 @@ public struct SingletonsTrait: TestTrait, SuiteTrait, TestScoping {
             }
         }
         if let scope { await EscapedReadDetection.recordIssues(for: scope, sourceLocation: sourceLocation) }
-        await EscapedReadDetection.recordPendingWarnings()
         if reportsUsage, testCase != nil, let scope {
             Issue.record(
                 Comment(rawValue: await Self.usage(of: scope)), severity: .warning, sourceLocation: sourceLocation)

@@ -36,6 +36,16 @@ enum SwiftTestingContext: SingletonTestContext {
             sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
+    /// Records `message` as a failure of no test: from code that carries none, at once (Swift Testing then reports
+    /// it for the run); from a task that still carries a test (one that outlived it), from a detached task, so that
+    /// the report is not charged to that test.
+    static func recordRunIssue(_ message: String) {
+        guard Test.current != nil || ExplicitTest.current != nil else {
+            return SingletonIssue.record(message, sourceLocation: #_sourceLocation)
+        }
+        Task.detached { SingletonIssue.record(message, sourceLocation: #_sourceLocation) }
+    }
+
     /// A ``TestClock`` at its zero instant.
     static func makeTestClock() -> any Clock<Duration> {
         TestClock()

@@ -30,6 +30,5 @@ public func withCheckedSingletons<R>(
         }
     }
     if let scope { await EscapedReadDetection.recordIssues(for: scope, sourceLocation: sourceLocation) }
-    await EscapedReadDetection.recordPendingWarnings()
     return try result.get()
 }

@@ -81,6 +81,11 @@ import Testing
 
     @Test @RegistryActor
     func aDependencyTheContainerDoesNotHoldIsAnError() async throws {
+        try await withLiveSingletons { try await Self.checkADependencyTheContainerDoesNotHoldIsAnError() }
+    }
+
+    @RegistryActor
+    static func checkADependencyTheContainerDoesNotHoldIsAnError() async throws {
         let journal = Journal()
         let singletons = AppSingletons { $0[CacheKey.self] = Probe("cache", journal) }
         let error = await #expect(throws: SingletonLifecycleError.self) { try await singletons.start() }
@@ -95,7 +100,12 @@ import Testing
     }
 
     @Test @RegistryActor
-    func declaringAKeyMakesTheContainerHoldItsLiveValue() {
+    func declaringAKeyMakesTheContainerHoldItsLiveValue() async {
+        await withLiveSingletons { Self.checkDeclaringAKeyMakesTheContainerHoldItsLiveValue() }
+    }
+
+    @RegistryActor
+    static func checkDeclaringAKeyMakesTheContainerHoldItsLiveValue() {
         let singletons = AppSingletons { $0[CacheKey.self] = Probe("cache", Journal()) }
         #expect(!singletons.holds(SettingsKey.self))
         singletons.declare(SettingsKey.self, CacheKey.self)

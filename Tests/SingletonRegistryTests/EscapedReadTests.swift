@@ -9,20 +9,38 @@ import Testing
 /// Each test replaces a key of its own, so what another test does cannot change what this one records.
 @Suite(.timeLimit(.minutes(1))) struct EscapedReadTests {
     /// A key per test: a plain value, so replacing it needs no lifecycle.
-    enum DetachedKey: SingletonKey { static var liveValue: String { "live" } }
-    enum DispatchKey: SingletonKey { static var liveValue: String { "live" } }
-    enum InsideKey: SingletonKey { static var liveValue: String { "live" } }
-    enum SharedKey: SingletonKey { static var liveValue: String { "live" } }
+    enum DetachedKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
+    enum DispatchKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
+    enum InsideKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
+    enum SharedKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
     enum TraitKey: SingletonKey {
         static var liveValue: String { "live" }
         static var testValue: String { "test" }
     }
-    enum ParallelTraitKey: SingletonKey { static var liveValue: String { "live" } }
+    enum ParallelTraitKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
     enum LostScopeKey: SingletonKey {
         static var liveValue: String { "live" }
         static var testValue: String { "test" }
     }
-    enum AloneTraitKey: SingletonKey { static var liveValue: String { "live" } }
+    enum AloneTraitKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
 
     @RegistryActor
     static func read<Key: SingletonKey>(_ key: Key.Type) -> Key.Value { appSingletons[key] }
@@ -33,7 +51,7 @@ import Testing
             let scope = try #require(await SingletonScope.ofCurrentTask)
             #expect(await scope.replaced == ["detached"])
             let seen = await Task.detached { await Self.read(DetachedKey.self) }.value
-            #expect(seen == "live", "a detached task sees the process-wide value")
+            #expect(seen == "test", "a detached task in a test process gets the run's test value, never the live one")
             _ = await Task.detached { await Self.read(DetachedKey.self) }.value
             return await scope.escapes
         }
@@ -48,7 +66,7 @@ import Testing
     @Test func aDispatchCallbackReadOfAKeyAlreadyHeldIsNoted() async throws {
         await EscapedReadDetection.enable()
         // Read from outside the test (a detached task), so that the process-wide container holds the live value.
-        #expect(await Task.detached { await Self.read(DispatchKey.self) }.value == "live")
+        #expect(await Task.detached { await Self.read(DispatchKey.self) }.value == "test")
         await withSingletons({ $0[DispatchKey.self] = "replaced" }) {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
@@ -63,12 +81,15 @@ import Testing
     }
 
     /// The report names the accessor the code wrote (`weatherClient`), even where the key's derived name differs.
-    enum ForecastSourceKey: SingletonKey { static var liveValue: String { "live" } }
+    enum ForecastSourceKey: SingletonKey {
+        static var liveValue: String { "live" }
+        static var testValue: String { "test" }
+    }
 
     @Test func anEscapeNamesTheAccessorThatWasRead() async throws {
         await EscapedReadDetection.enable()
         await withSingletons({ $0.forecast = "replaced" }) {
-            #expect(await Task.detached { await appSingletons.forecast }.value == "live")
+            #expect(await Task.detached { await appSingletons.forecast }.value == "test")
         }
         let read = EscapedRead(keyName: "forecastSource", accessor: "forecast")
         #expect(await UnattributedEscapes.reports[read] == 1)

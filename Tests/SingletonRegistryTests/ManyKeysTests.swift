@@ -7,7 +7,10 @@ import Testing
     /// A type of its own for every nesting depth, to make a key of its own for each.
     enum Nest<Inner> {}
     /// A key of its own for every tag type.
-    enum NumberedKey<Tag>: SingletonKey { static var liveValue: Int { -1 } }
+    enum NumberedKey<Tag>: SingletonKey {
+        static var liveValue: Int { -1 }
+        static var testValue: Int { -2 }
+    }
 
     /// Sets the keys of `Tag` and of the `last - index` tags nested around it to `value(index)` on `singletons`.
     @RegistryActor
@@ -36,7 +39,7 @@ import Testing
         Self.set(Int.self, from: 0, to: 39, in: singletons) { $0 * 10 }
         #expect(Self.values(Int.self, from: 0, to: 39, in: singletons) == (0...39).map { $0 * 10 })
         #expect(singletons.entries.map(\.name) == names, "replacing keeps each key in its place")
-        #expect(Self.values(String.self, from: 0, to: 2, in: singletons) == [-1, -1, -1], "keys never set: live")
+        #expect(Self.values(String.self, from: 0, to: 2, in: singletons) == [-2, -2, -2], "keys never set: the test value")
     }
 
     @Test @RegistryActor

@@ -14,11 +14,13 @@ import Testing
     }
 
     @Test @RegistryActor
-    func aLiveValueIsMadeOnItsFirstReadAndOnceForTheProcess() {
-        #expect(Self.countedMade == 0, "nothing made before the first read")
-        #expect(AppSingletons()[CountedKey.self] == 42)
-        #expect(AppSingletons()[CountedKey.self] == 42)
-        #expect(Self.countedMade == 1)
+    func aLiveValueIsMadeOnItsFirstReadAndOnceForTheProcess() async {
+        await withLiveSingletons {
+            #expect(Self.countedMade == 0, "nothing made before the first read")
+            #expect(AppSingletons()[CountedKey.self] == 42)
+            #expect(AppSingletons()[CountedKey.self] == 42)
+            #expect(Self.countedMade == 1)
+        }
     }
 
     @Test @RegistryActor

@@ -86,6 +86,10 @@ import Testing
     }
 
     @Test func aLiveValueMadeInsideATestIsMadeFromLiveValues() async {
+        await withLiveSingletons { await Self.checkALiveValueIsMadeFromLiveValues() }
+    }
+
+    static func checkALiveValueIsMadeFromLiveValues() async {
         let scoped = Station(name: "the test's", endpoint: "t://")
         let live = await withSingletons({ $0[StationKey.self] = scoped }) {
             await AppSingletons()[LiveReporterKey.self]

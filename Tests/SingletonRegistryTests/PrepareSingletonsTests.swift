@@ -39,7 +39,8 @@ import Testing
 
     @Test func aValueSetProcessWideAfterItWasReadIsWarnedOnceAndTakesEffect() async {
         await Self.collect()
-        let values = await Task.detached { @RegistryActor in
+        let values = await withLiveSingletons {
+          await Task { @RegistryActor in
             let first = appSingletons[ReadFirstKey.self]
             appSingletons[ReadFirstKey.self] = "set late"
             let second = appSingletons[ReadFirstKey.self]
@@ -47,6 +48,7 @@ import Testing
             appSingletons[ReadFirstKey.self] = "set again"
             return [first, second, appSingletons[ReadFirstKey.self]]
         }.value
+        }
         #expect(values == ["live", "set late", "set again"])
         let warnings = await Self.warnings(about: "readFirst")
         #expect(warnings.count == 1)
@@ -55,13 +57,15 @@ import Testing
 
     @Test func aValuePreparedBeforeAnyReadIsNotWarned() async {
         await Self.collect()
-        let values = await Task.detached { @RegistryActor in
+        let values = await withLiveSingletons {
+          await Task { @RegistryActor in
             prepareSingletons {
                 $0[PreparedKey.self] = "prepared"
                 $0[PartKey.self].units = "metric"  // read inside the preparation: no earlier read
             }
             return [appSingletons[PreparedKey.self], appSingletons[PartKey.self].units]
         }.value
+        }
         #expect(values == ["prepared", "metric"])
         #expect(await Self.warnings(about: "prepared").isEmpty)
         #expect(await Self.warnings(about: "part").isEmpty)
@@ -69,7 +73,8 @@ import Testing
 
     @Test func aValuePreparedAfterItWasReadOrDeclaredIsWarned() async {
         await Self.collect()
-        let values = await Task.detached { @RegistryActor in
+        let values = await withLiveSingletons {
+          await Task { @RegistryActor in
             let read = appSingletons[PreparedLateKey.self]
             appSingletons.declare(DeclaredKey.self)
             prepareSingletons {
@@ -78,6 +83,7 @@ import Testing
             }
             return [read, appSingletons[PreparedLateKey.self], appSingletons[DeclaredKey.self]]
         }.value
+        }
         #expect(values == ["live", "prepared", "prepared"])
         #expect(await Self.warnings(about: "preparedLate").count == 1)
         #expect(await Self.warnings(about: "declared").count == 1)

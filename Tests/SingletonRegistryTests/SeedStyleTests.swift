@@ -20,7 +20,12 @@ import Testing
     }
 
     @Test @RegistryActor
-    func everyContainerHoldsTheSameLiveManagers() {
+    func everyContainerHoldsTheSameLiveManagers() async {
+        await withLiveSingletons { Self.checkEveryContainerHoldsTheSameLiveManagers() }
+    }
+
+    @RegistryActor
+    static func checkEveryContainerHoldsTheSameLiveManagers() {
         let first = AppSingletons()
         let second = AppSingletons()
         #expect(first.longTaskManager === second.longTaskManager)

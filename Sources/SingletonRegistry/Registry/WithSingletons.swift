@@ -26,7 +26,8 @@ public func withSingletons<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    // On the registry's actor, entering and leaving are synchronous calls: no hop, there or back.
+    // On the registry's actor, entering and leaving are synchronous calls: no hop, there or back. Off it, one hop
+    // each: the scope ends on the actor, between two of its jobs, so no job sees it end in its middle.
     let onActor = RegistryActor.isShared(isolation)
     let scope: SingletonScope
     if onActor {
@@ -40,15 +41,21 @@ public func withSingletons<R>(
     do {
         let result = try await SingletonScope.tokenLocal.withValue(
             scope.token, operation: operation, isolation: isolation)
-        if onActor ? RegistryActor.deactivate(scope, isolation: isolation) : scope.end() {
-            await scope.shutDownReplaced()
-        }
+        await leave(scope, onActor: onActor, isolation: isolation)
         return result
     } catch {
-        if onActor ? RegistryActor.deactivate(scope, isolation: isolation) : scope.end() {
-            await scope.shutDownReplaced()
-        }
+        await leave(scope, onActor: onActor, isolation: isolation)
         throw error
+    }
+}
+
+/// Ends `scope` and shuts down what it held: synchronously on the actor when the caller runs there, else in one hop.
+@inlinable
+func leave(_ scope: SingletonScope, onActor: Bool, isolation: isolated (any Actor)?) async {
+    if onActor {
+        if RegistryActor.end(scope, isolation: isolation) { await scope.shutDownEnded() }
+    } else {
+        await scope.leave()
     }
 }
 
@@ -63,8 +70,9 @@ public func withSingletons<R>(
 /// ```
 ///
 /// Chosen where the caller cannot suspend: an asynchronous caller gets the asynchronous form, whatever its body.
-/// The scope ends when `operation` returns: a task it started reads the replacements only if it runs before then,
-/// as a task that outlives an asynchronous scope reads the process's values. A replaced value that
+/// The scope ends when `operation` returns: a task it started reads the replacements only if it runs before then;
+/// after, it reads as a task that outlives an asynchronous scope does (CONCURRENCY.md, "A task that outlives its
+/// scope"). A replaced value that
 /// has a lifecycle (``ManagedSingleton``) is shut down when the scope ends, in a task the scope starts and does not
 /// wait for: use the asynchronous form where the scope must not return before such a value has stopped.
 ///

@@ -31,21 +31,21 @@ enum LateStartupValues {
     /// Whether `prepareSingletons` runs.
     static var isPreparing: Bool { preparing != nil }
 
-    /// Reports the setting of `box` in `container` (the acting one) if it comes after a read; returns `container`.
-    static func checked(_ box: AnySingletonBox, in container: AppSingletons) -> AppSingletons {
-        guard isPreparing || container.isProcessWide else { return container }
+    /// Reports the setting of `box` in `container` (the acting one) if it comes after a read.
+    static func check(_ box: AnySingletonBox, in container: AppSingletons) {
+        let isProcessWide = container.kind == .processWide
+        guard isPreparing || isProcessWide else { return }
         let id = box.id
         if let preparing, preparing.container === container {
-            guard preparing.readBefore.contains(id) else { return container }
-            if container.isProcessWide {
+            guard preparing.readBefore.contains(id) else { return }
+            if isProcessWide {
                 warn(box)
             } else if let held = container.ownBox(for: id), held.isLive || held.madeForTest {
                 report(box)
             }
-        } else if container.isProcessWide, let held = container.ownBox(for: id), held.isLive {
+        } else if isProcessWide, let held = container.ownBox(for: id), held.isLive {
             warn(box)
         }
-        return container
     }
 
     /// Warns once per key, through ``RegistryWarnings/handler``, of a process-wide value set after it was read.

@@ -37,14 +37,14 @@ extension RegistryActor {
         throw error as! Failure
     }
 
-    /// `scope.deactivate()`, synchronously, from code isolated to `isolation`, the registry's actor.
+    /// `scope.end()`, synchronously, from code isolated to `isolation`, the registry's actor.
     @usableFromInline
-    static func deactivate(_ scope: SingletonScope, isolation: isolated (any Actor)?) -> Bool {
+    static func end(_ scope: SingletonScope, isolation: isolated (any Actor)?) -> Bool {
         precondition(isShared(isolation), "a scope left synchronously off the registry's actor")
-        var deactivate: @RegistryActor (SingletonScope) -> Bool = { $0.deactivate() }
-        let deactivateHere = withUnsafePointer(to: &deactivate) {
+        var end: @RegistryActor (SingletonScope) -> Bool = { $0.end() }
+        let endHere = withUnsafePointer(to: &end) {
             UnsafeRawPointer($0).load(as: ((SingletonScope) -> Bool).self)
         }
-        return deactivateHere(scope)
+        return endHere(scope)
     }
 }

@@ -92,6 +92,14 @@ struct SingletonStorage {
         }
     }
 
+    /// Removes the box under `id`, if any, keeping the others' order.
+    mutating func remove(_ id: ObjectIdentifier) {
+        guard position(of: id) != nil else { return }
+        let kept = boxes.filter { $0.id != id }
+        self = SingletonStorage()
+        for box in kept { set(box) }
+    }
+
     private func emptySlot(for id: ObjectIdentifier) -> Int {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(id) >> shift)

@@ -32,30 +32,24 @@ enum TestValues {
         configuring = outer
     }
 
-    /// The box a read of `key` in `test` gets when nothing replaced the key: the test's own value, made now from the
-    /// key's test value (or, recording an issue, its live value) if the test has none yet.
-    static func box(
-        of key: any SingletonKey.Type, for test: SingletonTestIdentity, in scope: SingletonScope?, accessor: String
-    ) -> Unmanaged<AnySingletonBox> {
-        let holder = scope?.testScope?.singletons ?? container(for: test)
-        let id = ObjectIdentifier(key)
-        if let box = holder.ownBox(for: id) { return Unmanaged.passUnretained(box) }
-        let box = makeBox(of: key, for: test, accessor: accessor)
-        holder.store(box)
-        return Unmanaged.passUnretained(box)
-    }
+    /// The values read by code that carries no test (a detached task, a thread, a callback): made once for the run
+    /// from their keys' test values, and kept for the process.
+    static let runContainer = AppSingletons()
 
-    /// A box of `key`'s test value for `test`, made now; a key that declares none gives a live value of the test's
-    /// own, and the test is told.
+    /// The process-wide live values of a test process, reached only inside `withLiveSingletons`.
+    static let liveStandIn = AppSingletons(processWide: ())
+
+    /// A box of `key`'s test value for `test` (`nil`: for the run), made now; a key that declares none gives a value
+    /// made from its live value, of the test's own, and the test (or the run) is told.
     static func makeBox(
-        of key: any SingletonKey.Type, for test: SingletonTestIdentity, accessor: String
+        of key: any SingletonKey.Type, for test: SingletonTestIdentity?, accessor: String
     ) -> AnySingletonBox {
         func make<Key: SingletonKey>(_ key: Key.Type) -> AnySingletonBox {
             fellBackToLiveValue = false
             let value = Key.testValue
             if fellBackToLiveValue {
                 fellBackToLiveValue = false
-                context?.recordIssue(missingTestValue(Key.self, test: test, accessor: accessor))
+                TestReads.report(missingTestValue(Key.self, test: test, accessor: accessor))
             }
             return SingletonBox<Key>(value, isLive: false, madeForTest: true)
         }
@@ -77,9 +71,15 @@ enum TestValues {
 
     /// The report of a read of a key that declares no test value, with the two fixes.
     static func missingTestValue<Key: SingletonKey>(
-        _ key: Key.Type, test: SingletonTestIdentity, accessor: String
+        _ key: Key.Type, test: SingletonTestIdentity?, accessor: String
     ) -> String {
         let keyType = String(describing: Key.self)
+        guard let test else {
+            return "appSingletons.\(accessor) was read in a test process by code that carries no test (a detached "
+                + "task, a thread or a callback), and \(keyType) declares no testValue, so the run got a live value "
+                + "of its own, made once. Declare `static var testValue` on \(keyType), or run the work inside the "
+                + "test (`Task {}`, a task group, or withEscapedSingletons)."
+        }
         return "appSingletons.\(accessor) was read in test \(test.name) without a replacement, and \(keyType) declares "
             + "no testValue, so the test got a live value of its own. Replace it for the test with "
             + "`.singletons { $0.\(accessor) = ... }`, or declare `static var testValue` on \(keyType)."

@@ -9,6 +9,8 @@ package protocol SingletonTestContext: SendableMetatype {
     static func recordIssue(_ message: String)
     /// Records `message` as an issue of the current test, at the given place in the test's sources.
     static func recordIssue(_ message: String, fileID: String, filePath: String, line: Int, column: Int)
+    /// Records `message` once for the run, as a problem of no test: code that carries no test made it.
+    static func recordRunIssue(_ message: String)
     /// A manual clock, the test value of ``ClockKey``.
     static func makeTestClock() -> any Clock<Duration>
 }
