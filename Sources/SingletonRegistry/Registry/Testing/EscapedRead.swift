@@ -1,7 +1,7 @@
 /// A read of a replaced value from outside the task tree of the scope that replaced it.
 ///
 /// Such a read (from a detached task, a Dispatch callback, a thread) cannot see the task-local override, so it
-/// gets the process-wide value instead of the scope's replacement.
+/// gets what a read outside every scope gets: in a test process, the key's test value, never a live one.
 public struct EscapedRead: Sendable, Hashable, CustomStringConvertible {
     /// The ``SingletonKey/name`` of the key that was read.
     public var keyName: String
@@ -19,7 +19,7 @@ public struct EscapedRead: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let key = accessor == keyName ? "" : " (key \(keyName))"
         return "appSingletons.\(accessor)\(key) was read outside the task tree of the scope that overrides it, "
-            + "so it got the process-wide value instead of the override (a detached task, Dispatch callback "
+            + "so it got the key's test value instead of the override (a detached task, Dispatch callback "
             + "or thread does not inherit task-local overrides)"
     }
 }
