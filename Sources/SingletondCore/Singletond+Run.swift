@@ -31,20 +31,21 @@ extension Singletond {
             logger.error(problem)
             return 1
         }
-        let notify = SDNotify(environment: environment)
+        let notify = SDNotify(environment: environment, logger: logger)
         defer { signals.cancel() }
         // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is
-        // armed, so a part that does not start or stop in time cannot keep the daemon from ending.
+        // armed, so a part that does not start or stop in time cannot keep the daemon from ending. The deadline
+        // comes before `STOPPING=1`, which never waits but is the deadline's to bound all the same.
         let firstSignal = Task {
             var signalled = signals.terminations.makeAsyncIterator()
             guard let signo = await signalled.next() else { return }
             logger.info("\(SignalHandler.name(of: signo)): shutting down")
-            notify.stopping()
             let stopTimeout = options.stopTimeout
             StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
                 logger.error("shutdown took longer than \(stopTimeout); exiting now")
                 System.exitImmediately(1)
             }
+            notify.stopping()
         }
         let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)
@@ -80,6 +81,10 @@ extension Singletond {
             terminationRequested: { signals.terminationRequested }, terminated: { await firstSignal.value },
             startFailed: { signals.armDeadline(after: options.stopTimeout) })
         firstSignal.cancel()
+        if notify.droppedCount > 0 {
+            logger.warning(
+                "systemd: \(notify.droppedCount) notifications dropped in all (the notify socket did not take them)")
+        }
         return status
     }
 

@@ -40,11 +40,14 @@ extension System {
         return try retrying { Glibc.send(fd, bytes.baseAddress, bytes.count, flags) }
     }
 
-    /// `sendto(2)` of the datagram `bytes` to `address`, with `MSG_NOSIGNAL`; returns how many bytes went out.
+    /// `sendto(2)` of the datagram `bytes` to `address`, with `MSG_NOSIGNAL`, and with `MSG_DONTWAIT` unless
+    /// `waiting` (a receiver whose queue is full is then `EAGAIN`, never a wait); returns how many bytes went out.
     package static func send(
-        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, to address: UnsafePointer<sockaddr>, length: socklen_t
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, to address: UnsafePointer<sockaddr>, length: socklen_t,
+        waiting: Bool = true
     ) throws(Errno) -> Int {
-        try retrying { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length) }
+        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+        return try retrying { sendto(fd, bytes.baseAddress, bytes.count, flags, address, length) }
     }
 
     /// `setsockopt(2)` of an integer option (`SO_REUSEADDR`, `TCP_NODELAY`), ignoring failure: the options set

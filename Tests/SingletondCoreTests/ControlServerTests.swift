@@ -87,6 +87,57 @@ import Testing
         }
     }
 
+    /// A client that sends 10,000-byte lines and never reads: each line's `ERROR` goes through the reply queue's
+    /// limit, and once its replies back up the server reads no more of its input until it reads them, so its writes
+    /// stop and the server holds at most the limit for it. Before, each ERROR was queued past the limit and the
+    /// client read on for ever: 7 GB in 15 s took the daemon from 13 to 55 MB.
+    @Test func aClientSendingOverlongLinesWithoutReadingIsNotReadWhileItsRepliesBackUp() async throws {
+        let limits = ClientLimits()
+        try await withServer(limits: limits) { server, path in
+            let client = try #require(StreamClient(path: path))
+            let lines = Array(repeating: [UInt8](repeating: UInt8(ascii: "x"), count: 9_999) + [0x0A], count: 10)
+                .flatMap { $0 }
+            // Sends without waiting until the kernel takes no more while the server says it does not read the
+            // client; 5,000 lines (50 MB) are a bound the server that reads on passes.
+            let (paused, sent) = await blocking { () -> (Bool, Int) in
+                var sent = 0
+                while sent < 5_000 * 10_000 {
+                    let offset = sent % lines.count
+                    let count = lines[offset...].withUnsafeBytes {
+                        Foundation.send(client.fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                    }
+                    if count > 0 {
+                        sent += count
+                        continue
+                    }
+                    guard count < 0, errno == EAGAIN else { return (false, sent) }
+                    if server.clientQueues.first?.isRead == false { return (true, sent) }
+                    // The server reads on, or is about to stop, which nothing announces: wait for room in slices
+                    // of 10 ms, and look at the server again after each.
+                    var descriptors = [pollfd(fd: client.fd, events: Int16(POLLOUT), revents: 0)]
+                    guard blockingPoll(&descriptors, timeout: 0.01) >= 0, !blockingWasCancelled else {
+                        return (false, sent)
+                    }
+                }
+                return (false, sent)
+            }
+            let queues = server.clientQueues
+            #expect(paused, "the server read \(sent) bytes of over-long lines on: \(server.clientStates)")
+            #expect(queues.count == 1, "the client is not dropped")
+            #expect(
+                queues.allSatisfy { $0.queuedBytes <= limits.maximumQueuedBytes }, "\(server.clientStates)")
+            // The client reads its replies: every one is the over-long line's error, and the server reads it again.
+            let reading = await blocking { () -> Bool in
+                while server.clientQueues.first?.isRead == false {
+                    guard let line = client.readLineNow(timeout: 60), line.contains("request longer than 4096 bytes")
+                    else { return false }
+                }
+                return true
+            }
+            #expect(reading, "\(server.clientStates)")
+        }
+    }
+
     @Test func aWatcherThatDoesNotReadIsDroppedOthersKeepGettingLines() async throws {
         try await withServer(limits: ClientLimits(maximumQueuedBytes: 16_384)) { server, path in
             let sleeper = try #require(StreamClient(path: path))

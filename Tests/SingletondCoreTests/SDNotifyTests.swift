@@ -42,6 +42,51 @@ import Testing
         #expect(!notify.stopping())
     }
 
+    /// A notify socket that nobody reads, its queue full: each notification returns at once and is counted as
+    /// dropped, the first logged and the second only counted; once the socket is read again, notifications go out.
+    /// Before the fix `sendto(2)` waited for room, and a watchdog ping or `STOPPING=1` held its thread for as long
+    /// as nobody read.
+    @Test func aNotifySocketNobodyReadsDropsAndCountsInsteadOfWaiting() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try CapturedLog(in: directory)
+        let listener = DatagramSocket(name: directory.file("notify"))
+        #expect(listener.fillQueue() > 0)
+        let notify = SDNotify(environment: ["NOTIFY_SOCKET": listener.name], logger: log.logger)
+        #expect(await Self.returns(notify.watchdog, unblockingBy: listener) == false)
+        #expect(await Self.returns(notify.stopping, unblockingBy: listener) == false)
+        #expect(notify.droppedCount == 2)
+        let lines = try log.lines()
+        #expect(lines.count { $0.contains("dropped") } == 1, "the second drop is counted, not logged: \(lines)")
+        #expect(
+            lines.first?.contains("systemd: WATCHDOG notification to \(listener.name) dropped: its queue is full")
+                == true, "\(lines)")
+        #expect(listener.receive() == "FILL")
+        #expect(notify.status("read again"), "one datagram read makes room for one")
+        #expect(listener.receive(containing: "STATUS=read again") != nil)
+        #expect(notify.droppedCount == 2)
+    }
+
+    /// Runs `send` on a thread of its own and returns its result. A send still waiting after 60 s (a bound that
+    /// only catches the hang) is recorded as an issue, and released by reading `listener` empty.
+    private static func returns(
+        _ send: @escaping @Sendable () -> Bool, unblockingBy listener: DatagramSocket
+    ) async -> Bool? {
+        let (results, result) = AsyncStream.makeStream(of: Bool.self)
+        let returned = DispatchSemaphore(value: 0)
+        Thread {
+            result.yield(send())
+            result.finish()
+            returned.signal()
+        }.start()
+        if await blocking({ returned.wait(timeout: .now() + 60) }) == .timedOut {
+            Issue.record("the notification waited for room in the socket's queue")
+            while listener.receive(timeout: 1) != nil {}
+        }
+        var iterator = results.makeAsyncIterator()
+        return await iterator.next()
+    }
+
     /// Answers its first two probes at once and holds the third until released.
     final class WedgingProbe: Sendable {
         private let calls = Atomic<Int>(0)

@@ -1,3 +1,4 @@
+import Glibc
 import SingletonRegistry
 import SystemCalls
 
@@ -43,6 +44,17 @@ extension ConnectionServer where Served == ControlSocketHandler {
                 "client \(id): busy \(client.busy), request task \(client.request != nil), "
                     + "\(client.input.count(where: { $0 == 0x0A })) lines waiting (\(client.input.count) bytes), "
                     + "\(client.output.count) bytes queued, end of input \(client.endOfInput), hung up \(client.hungUp)"
+            }
+        }
+    }
+
+    /// For each client, by client: the bytes of reply queued for it, and whether the poll thread reads its input
+    /// (it does not while the client's replies back up).
+    package var clientQueues: [(queuedBytes: Int, isRead: Bool)] {
+        state.withLock { state in
+            state.clients.sorted { $0.key < $1.key }.map { _, client in
+                let events = handler.pollEvents(of: client, stopping: state.stopping) ?? 0
+                return (client.output.count, events & Int32(POLLIN) != 0)
             }
         }
     }

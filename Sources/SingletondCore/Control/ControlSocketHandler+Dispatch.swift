@@ -51,7 +51,8 @@ extension ControlSocketHandler {
     }
 
     /// Takes the client's complete request lines while it is ready: an invalid one is answered with an error on
-    /// the spot, a valid one makes the client busy and goes to `work`.
+    /// the spot, queued under the queue's limit as every reply is, a valid one makes the client busy and goes to
+    /// `work`.
     private func serveWaitingLines(of client: inout ControlSocketClient, id: Int, into work: inout [Work]) {
         while client.isReady(queueLimit: servingQueueLimit), let newline = client.input.firstIndex(of: 0x0A) {
             var line = client.input[..<newline]
@@ -59,8 +60,7 @@ extension ControlSocketHandler {
             if line.last == 0x0D { line = line.dropLast() }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             if line.count > limits.maximumLineBytes {
-                client.output.append(
-                    contentsOf: JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes"))
+                _ = enqueue(overlongLineError, client: &client)
                 continue
             }
             do {
@@ -68,7 +68,7 @@ extension ControlSocketHandler {
                 client.busy = true
                 work.append(.request(id: id, request))
             } catch {
-                client.output.append(contentsOf: JSONObjectWriter.error("\(error)"))
+                _ = enqueue(JSONObjectWriter.error("\(error)"), client: &client)
             }
         }
     }

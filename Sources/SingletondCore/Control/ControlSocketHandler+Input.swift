@@ -53,7 +53,8 @@ extension ControlSocketHandler {
         }
     }
 
-    /// Adds received bytes to the client's input, skipping the rest of an over-long line.
+    /// Adds received bytes to the client's input, skipping the rest of an over-long line; its `ERROR` is queued
+    /// under the queue's limit as every reply is (``enqueue(_:client:)``).
     func append(_ bytes: ArraySlice<UInt8>, to client: inout ControlSocketClient) {
         guard RequestLines.append(bytes, to: &client.input, discarding: &client.discarding) else { return }
         let pendingLineLength =
@@ -61,9 +62,11 @@ extension ControlSocketHandler {
         if pendingLineLength > limits.maximumLineBytes {
             client.input.removeLast(pendingLineLength)
             client.discarding = true
-            let error = JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes")
-            client.output.append(contentsOf: error)
-            flush(&client)
+            // The poll thread looks at every client it read at the end of the round: the result is not needed.
+            _ = enqueue(overlongLineError, client: &client)
         }
     }
+
+    /// The reply to a request line longer than ``ClientLimits/maximumLineBytes``.
+    var overlongLineError: [UInt8] { JSONObjectWriter.error("request longer than \(limits.maximumLineBytes) bytes") }
 }

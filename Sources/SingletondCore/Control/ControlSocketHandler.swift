@@ -54,12 +54,19 @@ package struct ControlSocketHandler: ConnectionHandler {
         ControlSocketClient(fd: fd, lastActivity: now)
     }
 
-    /// Input while the client has nothing in flight and no complete line waiting, and not once the server stops;
-    /// output while replies are queued. A client that hung up is not polled: it is closed once its requests are done.
+    /// Input while the client has nothing in flight, no complete line waiting and its queue under
+    /// ``servingQueueLimit``, and not once the server stops; output while replies are queued. A client whose replies
+    /// back up is read again once it reads them: what it sends meanwhile waits in the kernel, and its writes block,
+    /// whether its lines are requests or over-long lines that each get an `ERROR`. A client that hung up is not
+    /// polled: it is closed once its requests are done.
     package func pollEvents(of client: ControlSocketClient, stopping: Bool) -> Int32? {
         guard !client.hungUp else { return nil }
         var events: Int32 = 0
-        if !stopping, !client.busy, !client.endOfInput, !client.input.contains(0x0A) { events |= Int32(POLLIN) }
+        if !stopping, !client.busy, !client.endOfInput, !client.input.contains(0x0A),
+            client.output.count < servingQueueLimit
+        {
+            events |= Int32(POLLIN)
+        }
         if !client.output.isEmpty { events |= Int32(POLLOUT) }
         return events
     }
