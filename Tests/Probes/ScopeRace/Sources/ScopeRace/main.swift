@@ -15,11 +15,15 @@ enum TaggedKey: SingletonKey {
     static var liveValue: Tagged { Tagged(scope: 0) }
 }
 
-/// What went wrong, counted across every task.
-let failures = Mutex<[String: Int]>([:])
+/// What went wrong, counted across every task, on the actor (the thread sanitizer does not see `Mutex`'s lock).
+@RegistryActor enum Record {
+    static var failures: [String: Int] = [:]
+    /// Every value a trial made, to count its shutdowns at the end.
+    static var kept: [Tagged] = []
+}
 
-func fail(_ what: String) {
-    failures.withLock { $0[what, default: 0] += 1 }
+@RegistryActor func fail(_ what: String) {
+    Record.failures[what, default: 0] += 1
 }
 
 /// Reads on the actor what a task of scope `own` sees: its own scope's value while the scope is active, and once
@@ -28,6 +32,7 @@ func fail(_ what: String) {
 func check(own: Int, ended: Flag, wrote: Tagged?) {
     let endedBefore = ended.value.load(ordering: .acquiring)
     if let wrote {
+        Record.kept.append(wrote)
         appSingletons[TaggedKey.self] = wrote
         if appSingletons[TaggedKey.self] !== wrote { fail("a job lost what it wrote") }
     }
@@ -40,14 +45,14 @@ func check(own: Int, ended: Flag, wrote: Tagged?) {
 }
 
 let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
-let kept = Mutex<[Tagged]>([])
+
 
 /// One scope entered from nonisolated code, whose tasks (one nested in a scope of its own, one that stores a value
 /// of its own) outlive it; a weak reference to its container is kept and read after the end.
 nonisolated func trial(_ id: Int) async {
     let ended = Flag()
     let value = Tagged(scope: id)
-    kept.withLock { $0.append(value) }
+    await RegistryActor.run { Record.kept.append(value) }
     let weakly = WeakContainer()
     var tasks: [Task<Void, Never>] = []
     await withSingletons({
@@ -63,13 +68,12 @@ nonisolated func trial(_ id: Int) async {
         })
         tasks.append(Task {
             let late = Tagged(scope: -id)
-            kept.withLock { $0.append(late) }
             await check(own: id, ended: ended, wrote: late)
         })
     }
     ended.value.store(true, ordering: .releasing)
     for task in tasks { await task.value }
-    if await weakly.readsAnotherScope(than: id) { fail("a kept reference read another scope's values") }
+    if await weakly.readsAnotherScope(than: id) { await fail("a kept reference read another scope's values") }
 }
 
 /// Whether a trial's scope has returned.
@@ -100,10 +104,10 @@ await withTaskGroup(of: Void.self) { group in
     }
 }
 // Each value a scope held is shut down once; a value stored after its scope ended went outside every scope.
-let shutdowns = await RegistryActor.run { kept.withLock { $0.map(\.shutdowns) } }
+let shutdowns = await RegistryActor.run { Record.kept.map(\.shutdowns) }
 let twice = shutdowns.filter { $0 > 1 }.count
-if twice != 0 { fail("a value was shut down more than once (\(twice) values)") }
-let report = failures.withLock { $0 }
+if twice != 0 { await fail("a value was shut down more than once (\(twice) values)") }
+let report = await RegistryActor.run { Record.failures }
 print("scope-race: \(rounds * 4) scopes, \(shutdowns.filter { $0 == 1 }.count) values shut down once")
 for (what, count) in report.sorted(by: { $0.key < $1.key }) { print("FAILED: \(what): \(count)") }
 if !report.isEmpty { exitFailure() }
