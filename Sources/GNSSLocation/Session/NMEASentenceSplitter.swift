@@ -76,9 +76,9 @@ struct NMEASentenceSplitter {
         guard text.count >= 6, let first = text.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!")
         else { return false }
         guard let star = text.firstIndex(of: UInt8(ascii: "*")) else {
-            return text.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            return text.allSatisfy(PrintableASCII.contains)
         }
-        guard text[..<star].allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), text.endIndex - star >= 3,
+        guard text[..<star].allSatisfy(PrintableASCII.contains), text.endIndex - star >= 3,
             let high = hexValue(text[star + 1]), let low = hexValue(text[star + 2]),
             text[(star + 3)...].allSatisfy({ $0 == 0x20 || $0 == 0x09 })
         else { return false }

@@ -57,6 +57,6 @@ public struct GPSDStreamDecoder: Sendable {
 
     /// The first 80 bytes of a line, non-printable bytes shown as `?`.
     private static func printable(_ line: [UInt8]) -> String {
-        String(decoding: line.prefix(80).map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        String(decoding: line.prefix(80).map { PrintableASCII.contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 }

@@ -2,7 +2,8 @@ import GNSSProtocol
 import SingletonRegistry
 import SystemCalls
 
-/// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line.
+/// Writes levelled log lines to a file descriptor (standard error), one `write(2)` per line, control characters
+/// escaped (``GNSSProtocol/PrintableASCII/appendEscaped(_:to:)``).
 ///
 /// A line is `2026-11-22T02:14:47.123Z info: message` on a terminal or file, and `<6>message` when standard error
 /// is the systemd journal, which adds its own timestamps and reads the syslog priority from the prefix.
@@ -49,9 +50,9 @@ package final class LogWriter: Sendable {
             line.append(contentsOf: level.description.utf8)
             line.append(contentsOf: ": ".utf8)
         }
-        for byte in message().utf8 {
-            line.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
-        }
+        // Whatever the message quotes (a gpsd ERROR, a peer's reason, a path) reaches a terminal or the journal
+        // as text: no byte of it can act as a terminal's command or end the line.
+        PrintableASCII.appendEscaped(message(), to: &line)
         line.append(0x0A)
         // A log line that cannot be written is dropped: there is nowhere to report it.
         _ = try? System.writeAll(fd, line)
