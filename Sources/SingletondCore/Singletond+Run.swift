@@ -50,9 +50,9 @@ extension Singletond {
         let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)
         let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
-        let forwarder = ReportForwarder(
-            devicePath: GPSDListenerService.devicePath(for: options.source), includesSentences: options.listen != nil,
-            logger: logger)
+        // One name for the source in every report, reply and status: the device path the forwarder's reports carry.
+        let device = GPSDListenerService.devicePath(for: options.source)
+        let forwarder = ReportForwarder(devicePath: device, includesSentences: options.listen != nil, logger: logger)
         let registry = RegistryService(
             source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
             forwarder: forwarder, notify: notify, logger: logger, signals: signals)
@@ -63,10 +63,10 @@ extension Singletond {
             control: control,
             responder: { server in
                 ControlResponder(
-                    source: source.description, defaultSurveySeconds: options.surveySeconds, logger: logger,
+                    device: device, defaultSurveySeconds: options.surveySeconds, logger: logger,
                     server: server, listener: listener)
             },
-            readyLine: "singletond \(version) ready: \(source), control socket \(control.path), "
+            readyLine: "singletond \(version) ready: \(device), control socket \(control.path), "
                 + "output \(options.output == "-" ? "standard output" : options.output)",
             environment: environment, notify: notify, logger: logger)
         // Everything that can refuse the start (the output, the control socket, the listener's port) is opened

@@ -15,7 +15,7 @@ import Testing
         let logClock = TestClock()
         let log = try CapturedLog(in: directory, clock: logClock)
         let server = try ControlServer.bind(path: directory.file("c.sock"), logger: log.logger, clock: TestClock())
-        let responder = ControlResponder(source: "test", defaultSurveySeconds: 60, logger: log.logger, server: server)
+        let responder = ControlResponder(device: "test", defaultSurveySeconds: 60, logger: log.logger, server: server)
         try server.start { request, connection in await responder.respond(to: request, on: connection) }
 
         /// Starts a survey, cancels it from a second client once it runs, and waits for both replies; the cancel is

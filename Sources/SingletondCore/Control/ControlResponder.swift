@@ -4,8 +4,9 @@ import SingletonRegistry
 
 /// Answers control requests from the registry: the daemon's ``ControlServer/Handler``.
 package struct ControlResponder: Sendable {
-    /// How the status names the daemon's source.
-    package var source: String
+    /// How replies name the daemon's source: the device name of its reports (`tcp://HOST:PORT`, `demo`, a path),
+    /// in the `fix` reply's TPV and the status.
+    package var device: String
     /// The length of a survey asked for without one.
     package var defaultSurveySeconds: Double
     /// Where results and client events are logged.
@@ -17,10 +18,10 @@ package struct ControlResponder: Sendable {
 
     /// Creates a responder.
     package init(
-        source: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer,
+        device: String, defaultSurveySeconds: Double, logger: LogWriter, server: ControlServer,
         listener: GPSDListenerService? = nil
     ) {
-        self.source = source
+        self.device = device
         self.defaultSurveySeconds = defaultSurveySeconds
         self.logger = logger
         self.server = server
@@ -31,14 +32,13 @@ package struct ControlResponder: Sendable {
     package func respond(to request: ControlRequest, on connection: ControlConnection) async {
         switch request {
         case .status:
-            var report = await StatusReport.take(
-                source: source, clients: (server.clientCount, server.watcherCount))
+            var report = await StatusReport.take(device: device, clients: (server.clientCount, server.watcherCount))
             report.listener = listener?.listener?.statistics
             connection.send(report.jsonLine)
         case .fix:
             let fix = await appSingletons.locationManager.untrackedLastFix
             var line: [UInt8] = []
-            GPSDJSONWriter.appendTPV(fix ?? Fix(), to: &line)
+            GPSDJSONWriter.appendTPV(fix ?? Fix(), device: device, to: &line)
             connection.send(line)
         case .watch(let enable):
             connection.setWatching(enable)

@@ -8,8 +8,9 @@ package struct StatusReport: Sendable {
     package var managers: [SingletonEntry]
     /// The location manager's state.
     package var locationState: LocationState
-    /// The source the daemon was started on.
-    package var source: String
+    /// The source the daemon was started on, named as its reports name the device (`tcp://HOST:PORT`, `demo`, a
+    /// path): the status's `source`, its fix's `device`, and the source in its `description`.
+    package var device: String
     /// The last fix, if any.
     package var lastFix: Fix?
     /// The latest satellite view, if any.
@@ -23,12 +24,12 @@ package struct StatusReport: Sendable {
 
     /// Reads the registry.
     @RegistryActor
-    package static func take(source: String, clients: (Int, Int)) -> StatusReport {
+    package static func take(device: String, clients: (Int, Int)) -> StatusReport {
         let singletons = appSingletons
         let location = singletons.locationManager
         return StatusReport(
             managers: singletons.entries,
-            locationState: location.state, source: source, lastFix: location.untrackedLastFix,
+            locationState: location.state, device: device, lastFix: location.untrackedLastFix,
             satellites: location.satellites, taskState: singletons.longTaskManager.state, clients: clients)
     }
 
@@ -42,11 +43,11 @@ package struct StatusReport: Sendable {
         }
         writer.object("location") { location in
             location.string("state", locationState.name)
-            location.string("description", locationState.description)
-            location.string("source", source)
+            location.string("description", locationState.description(naming: device))
+            location.string("source", device)
             if let lastFix {
                 var tpv: [UInt8] = []
-                GPSDJSONWriter.appendTPV(lastFix, newline: false, to: &tpv)
+                GPSDJSONWriter.appendTPV(lastFix, device: device, newline: false, to: &tpv)
                 location.raw("fix", tpv)
             } else {
                 location.null("fix")
@@ -79,7 +80,7 @@ package struct StatusReport: Sendable {
 
     /// A one-line summary for `STATUS=` of sd_notify.
     package var summary: String {
-        var text = locationState.description
+        var text = locationState.description(naming: device)
         if let fix = lastFix, fix.mode.hasPosition, let lat = fix.latitude, let lon = fix.longitude {
             var bytes: [UInt8] = []
             GPSDJSONWriter.appendFixed(lat, decimals: 6, to: &bytes)

@@ -32,7 +32,7 @@ package final class ControlServingService: SingletondService {
         } catch {
             throw SingletondStartError("control socket: cannot start its thread: \(error)")
         }
-        notify.ready(status: await StatusReport.take(source: responder.source, clients: (0, 0)).summary)
+        notify.ready(status: await StatusReport.take(device: responder.device, clients: (0, 0)).summary)
         logger.info(readyLine)
         let notify = notify
         if let interval = Watchdog.interval(environment: environment, processID: System.processID()) {

@@ -38,9 +38,9 @@ package final class RegistryService: SingletondService {
         let location = await appSingletons.locationManager
         let tasks = await appSingletons.longTaskManager
         await forwarder.start(from: location, output: output.output, control: control.server)
-        let (source, notify) = (source, notify)
+        let (device, notify) = (forwarder.devicePath, notify)
         let logging = logStates(await location.stateChanges(), tasks: await tasks.stateChanges()) {
-            notify.status(await StatusReport.take(source: source.description, clients: (0, 0)).summary)
+            notify.status(await StatusReport.take(device: device, clients: (0, 0)).summary)
         }
         running.set(logging)
         do {
