@@ -14,9 +14,9 @@ enum SwiftTestingContext: SingletonTestContext {
         // The cases of a parameterised test run beside each other: each is a test of its own here. Swift Testing
         // gives a case no public identity, so the case's description (its arguments) stands for it.
         guard let testCase = Test.Case.current, testCase.isParameterized else {
-            return SingletonTestIdentity(id: AnyHashable(test.id), name: name)
+            return SingletonTestIdentity(id: test.id, name: name)
         }
-        return SingletonTestIdentity(id: AnyHashable([AnyHashable(test.id), AnyHashable("\(testCase)")]), name: name)
+        return SingletonTestIdentity(id: CaseIdentity(test: test.id, testCase: "\(testCase)"), name: name)
     }
 
     /// Records `message` against the running test: the explicit one of ``withTestSingletons(named:reportingIssues:_:isolation:operation:)``,
@@ -50,4 +50,10 @@ enum SwiftTestingContext: SingletonTestContext {
     static func makeTestClock() -> any Clock<Duration> {
         TestClock()
     }
+}
+
+/// One case of a parameterised test: its test, and its arguments' description.
+struct CaseIdentity: Hashable, Sendable {
+    var test: Test.ID
+    var testCase: String
 }

@@ -50,7 +50,7 @@ struct ExplicitTest: Sendable {
     var reportIssue: @Sendable (String) -> Void
 
     /// The test, as the registry knows it.
-    var identity: SingletonTestIdentity { SingletonTestIdentity(id: AnyHashable(token), name: name) }
+    var identity: SingletonTestIdentity { SingletonTestIdentity(id: token, name: name) }
 
     /// The explicit test the calling task runs for, if any.
     @TaskLocal static var current: ExplicitTest?

@@ -51,6 +51,7 @@ import Testing
 
     @Test(.singletons { _ in })
     func aCaptureUsedAfterItsScopeEndedIsReported() async {
+        await RegistryActor.run { UnattributedEscapes.expect(LateKey.name) }
         let escaped = await withSingletons({ $0[LateKey.self] = "scoped" }) { withEscapedSingletons { $0 } }
         let seen = await Self.readOnAQueue(escaped) { await appSingletons[LateKey.self] }
         #expect(seen != "scoped")

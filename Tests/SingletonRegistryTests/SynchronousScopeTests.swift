@@ -3,10 +3,10 @@ import SingletonRegistryTesting
 import Testing
 
 /// The synchronous `withSingletons`, for a body on `RegistryActor` that cannot suspend: its replacements hold for
-/// the body and the tasks it starts, and end with it; a scope object kept for reuse (`ScopePool`) never shows one
-/// scope's values to a task of another.
+/// the body and the tasks it starts, and end with it; a scope that ended never shows its values, nor a later scope's,
+/// to a task that captured it.
 @Suite(.timeLimit(.minutes(1))) struct SynchronousScopeTests {
-    enum StationKey: SingletonKey {
+    enum SyncStationKey: SingletonKey {
         static var liveValue: String { "live" }
         static var testValue: String { "test" }
     }
@@ -32,8 +32,8 @@ import Testing
 
     @RegistryActor
     static func readInAndAfterAScope() -> (inside: String, after: String) {
-        let inside = withSingletons({ $0[StationKey.self] = "replaced" }) { appSingletons[StationKey.self] }
-        return (inside, appSingletons[StationKey.self])
+        let inside = withSingletons({ $0[SyncStationKey.self] = "replaced" }) { appSingletons[SyncStationKey.self] }
+        return (inside, appSingletons[SyncStationKey.self])
     }
 
     @Test(.singletons { _ in })
@@ -45,8 +45,9 @@ import Testing
 
     @RegistryActor
     static func startReader() -> (task: Task<String, Never>, inside: String) {
-        withSingletons({ $0[StationKey.self] = "replaced" }) {
-            (Task { @RegistryActor in appSingletons[StationKey.self] }, appSingletons[StationKey.self])
+        UnattributedEscapes.expect(SyncStationKey.name)  // the reader outlives the scope on purpose
+        return withSingletons({ $0[SyncStationKey.self] = "replaced" }) {
+            (Task { @RegistryActor in appSingletons[SyncStationKey.self] }, appSingletons[SyncStationKey.self])
         }
     }
 
@@ -63,9 +64,9 @@ import Testing
     static func throwInAScope() -> String {
         struct Failure: Error {}
         do {
-            try withSingletons({ $0[StationKey.self] = "replaced" }) { throw Failure() }
+            try withSingletons({ $0[SyncStationKey.self] = "replaced" }) { throw Failure() }
         } catch {}
-        return appSingletons[StationKey.self]
+        return appSingletons[SyncStationKey.self]
     }
 
     @Test(.singletons { _ in })
@@ -81,10 +82,11 @@ import Testing
         for await _ in stopped { break }
     }
 
-    /// Scope A ends and is kept; scope B, entered next with no suspension between, reuses A's object (checked by
-    /// identity). A read with A's token, captured inside A, finds neither A's value nor B's.
+    /// Scope A ends; scope B is entered next with no suspension between (its object may even be made in A's freed
+    /// memory). A read with A's token, captured inside A, finds neither A's value nor B's.
     @RegistryActor
     static func readThroughACaptureOfTheScopeBefore() -> (sameObject: Bool, seen: String) {
+        UnattributedEscapes.expect(ReusedKey.name)
         let (first, escaped) = withSingletons({ $0[ReusedKey.self] = "first" }) {
             (SingletonScope.ofCurrentTask.map(ObjectIdentifier.init), withEscapedSingletons { $0 })
         }
@@ -98,7 +100,7 @@ import Testing
     /// would be reported against the test when the trait ends.
     @Test func aReusedScopeShowsNothingToACaptureOfTheScopeBeforeIt() async {
         let (sameObject, seen) = await Self.readThroughACaptureOfTheScopeBefore()
-        #expect(sameObject, "the second scope reuses the first's object")
+        _ = sameObject  // scopes are never reused; the allocator may or may not give B A's address
         #expect(seen == "test")
     }
 }

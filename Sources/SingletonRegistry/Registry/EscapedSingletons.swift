@@ -19,10 +19,16 @@
 public struct EscapedSingletons: Sendable {
     /// The captured scope's token (``SingletonScope/tokenLocal``); 0 when no scope was active.
     let token: UInt64
+    /// In a test process, the test the capturing task ran for: code run by ``yield(_:)`` reads that test's values
+    /// even where it carries no scope (a test without the `.singletons` trait).
+    let test: SingletonTestIdentity?
 
     /// Runs `operation` with the captured scope as the current task's or thread's scope, and returns its result.
     public func yield<R>(_ operation: () throws -> R) rethrows -> R {
-        try SingletonScope.tokenLocal.withValue(token, operation: operation)
+        guard let test else { return try SingletonScope.tokenLocal.withValue(token, operation: operation) }
+        return try SingletonScope.tokenLocal.withValue(token) {
+            try SingletonScope.escapedTestLocal.withValue(test, operation: operation)
+        }
     }
 
     /// Runs the asynchronous `operation` with the captured scope as the current task's scope, and returns its
@@ -30,7 +36,14 @@ public struct EscapedSingletons: Sendable {
     public func yield<R>(
         isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R
     ) async rethrows -> R {
-        try await SingletonScope.tokenLocal.withValue(token, operation: operation, isolation: isolation)
+        guard let test else {
+            return try await SingletonScope.tokenLocal.withValue(token, operation: operation, isolation: isolation)
+        }
+        return try await SingletonScope.tokenLocal.withValue(
+            token,
+            operation: {
+                try await SingletonScope.escapedTestLocal.withValue(test, operation: operation, isolation: isolation)
+            }, isolation: isolation)
     }
 }
 
@@ -39,6 +52,11 @@ public struct EscapedSingletons: Sendable {
 /// A callback on a Dispatch queue, a thread or an event loop inherits no task-local value, so it would read the
 /// process-wide values instead of the scope's; ``EscapedSingletons/yield(_:)`` restores the scope there. The
 /// capture costs one task-local read.
-public func withEscapedSingletons<R>(_ operation: (EscapedSingletons) throws -> R) rethrows -> R {
-    try operation(EscapedSingletons(token: SingletonScope.tokenLocal.get()))
+public func withEscapedSingletons<R, Failure: Error>(
+    _ operation: (EscapedSingletons) throws(Failure) -> R
+) throws(Failure) -> R {
+    try operation(
+        EscapedSingletons(
+            token: SingletonScope.tokenLocal.get(),
+            test: RegistryContext.isTestProcess ? TestValues.context?.currentTest() : nil))
 }

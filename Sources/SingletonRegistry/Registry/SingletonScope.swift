@@ -12,6 +12,10 @@ package final class SingletonScope: AppSingletons {
     /// ``withSingletons(_:isolation:operation:)`` can bind it.
     @usableFromInline nonisolated static let tokenLocal = TaskLocal<UInt64>(wrappedValue: 0)
 
+    /// In a test process, the test that code run by ``EscapedSingletons/yield(_:)`` carries (what Swift Testing's
+    /// `Test.current` cannot carry to a thread); `nil` elsewhere.
+    nonisolated static let escapedTestLocal = TaskLocal<SingletonTestIdentity?>(wrappedValue: nil)
+
     /// The token of the current task's scope; `0` outside every scope.
     static var token: UInt64 { tokenLocal.get() }
 

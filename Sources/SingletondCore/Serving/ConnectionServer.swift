@@ -66,7 +66,11 @@ package final class ConnectionServer<Served: ConnectionHandler>: Sendable {
             state.accepting = true
         }
         do throws(Errno) {
-            try System.startThread(named: handler.threadName) { [self] in self.run() }
+            // The thread, and the tasks it starts for each request, read the registry as the starting task does
+            // (its override scope, in a test), not as code of no task.
+            try withEscapedSingletons { escaped throws(Errno) in
+                _ = try System.startThread(named: handler.threadName) { [self] in escaped.yield { self.run() } }
+            }
         } catch {
             state.withLock { state in
                 state.started = false

@@ -58,8 +58,11 @@ package final class SignalHandler: Sendable {
         let (terminations, terminated) = AsyncStream.makeStream(of: Int32.self)
         self.terminations = terminations
         for signo in Self.ignored { System.ignoreSignal(signo) }
-        let started = try System.startThread(named: "singletond-sig") { [self] in
-            run(stopTimeout: stopTimeout, terminated: terminated)
+        // The thread reads the registry as the starting task does (its override scope, in a test).
+        let started = try withEscapedSingletons { escaped throws(Errno) in
+            try System.startThread(named: "singletond-sig") { [self] in
+                escaped.yield { run(stopTimeout: stopTimeout, terminated: terminated) }
+            }
         }
         thread.withLock { $0 = started }
     }

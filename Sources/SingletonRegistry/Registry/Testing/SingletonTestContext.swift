@@ -23,15 +23,19 @@ package func recordTestIssue(_ message: String) {
 }
 
 /// A test, as the registry knows it: an identity to keep its values apart from other tests', and a name for reports.
-package struct SingletonTestIdentity: Hashable {
+package struct SingletonTestIdentity: Hashable, Sendable {
     /// Unique among the process's tests (and among the cases of a parameterised one).
-    package var id: AnyHashable
+    package var id: any Hashable & Sendable
     /// The name reports use.
     package var name: String
 
     /// A test with identity `id` and name `name`.
-    package init(id: AnyHashable, name: String) {
+    package init(id: any Hashable & Sendable, name: String) {
         self.id = id
         self.name = name
     }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool { AnyHashable(lhs.id) == AnyHashable(rhs.id) }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(id)) }
 }

@@ -9,8 +9,13 @@
 enum TestReads {
     /// The container ``appSingletons`` acts on outside every scope: the test's own, or the run's.
     static func containerOutsideScopes() -> AppSingletons {
-        if let test = TestValues.context?.currentTest() { return TestValues.container(for: test) }
+        if let test = currentTest() { return TestValues.container(for: test) }
         return TestValues.runContainer
+    }
+
+    /// The test the calling code runs for: Swift Testing's, or the one an ``EscapedSingletons`` carried to it.
+    static func currentTest() -> SingletonTestIdentity? {
+        TestValues.context?.currentTest() ?? SingletonScope.escapedTestLocal.get()
     }
 
     /// The box a read of `key` from `container` gets, when its chain holds none.
@@ -25,7 +30,7 @@ enum TestReads {
         if let reader, let box = reader.chainedBox(for: id) { return box }
         if container.kind == .standalone, let box = scope?.chainedBox(for: id) { return box }
         let name = accessorName(accessor, of: key)
-        guard let test = TestValues.context?.currentTest() ?? scope?.test else {
+        guard let test = currentTest() ?? scope?.test else {
             if scope == nil, SingletonScope.token != 0 {
                 UnattributedEscapes.noteReadAfterScopeEnded(accessor: name)
             } else if scope == nil, ScopeTable.count != 0 {

@@ -14,7 +14,7 @@ enum TestValues {
     static var fellBackToLiveValue = false
 
     /// The containers of tests that read values without the `.singletons` trait, by test.
-    private static var containers: [AnyHashable: AppSingletons] = [:]
+    private static var containers: [SingletonTestIdentity: AppSingletons] = [:]
 
     /// The scope whose configure closure is running, in a test process: a read through ``appSingletons`` meanwhile
     /// (a test value that reads another key as it is made) sees what the closure set so far.
@@ -58,14 +58,14 @@ enum TestValues {
 
     /// The container of `test`'s own values, if it has one yet.
     static func existingContainer(for test: SingletonTestIdentity) -> AppSingletons? {
-        containers[test.id]
+        containers[test]
     }
 
     /// The container of `test`'s own values, for a test without the `.singletons` trait.
     static func container(for test: SingletonTestIdentity) -> AppSingletons {
-        if let container = containers[test.id] { return container }
+        if let container = containers[test] { return container }
         let container = AppSingletons()
-        containers[test.id] = container
+        containers[test] = container
         return container
     }
 
