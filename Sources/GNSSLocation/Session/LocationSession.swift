@@ -132,7 +132,7 @@ struct LocationSession: Sendable {
             guard let event = await iterator.next() else { break }
             switch event {
             case .data(let bytes):
-                if let pause = throttle.pauseBefore(bytes.count) {
+                if let pause = throttle.pauseBefore(decoder.throttledByteCount(of: bytes)) {
                     do { try await timeline.sleep(for: pause) } catch {
                         return (batch.delivered, .endOfData("stopped"))
                     }
