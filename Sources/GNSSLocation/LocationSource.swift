@@ -15,15 +15,17 @@ public enum LocationSource: Sendable, Hashable, CustomStringConvertible {
     /// times of each pass continue from where the last pass ended, so they keep moving forward.
     case nmeaReplay(name: String, bytes: [UInt8], pacing: ReplayPacing, loops: Bool)
 
-    /// How logs and states name the source, e.g. `gpsd 127.0.0.1:2947` or `NMEA /dev/ttyUSB0 @ 9600`.
+    /// How logs, states and reports name the source, the name every fix and satellite view of it carries as its
+    /// device: `gpsd://127.0.0.1:2947`, `tcp://127.0.0.1:10110`, the path of a file or serial device, `stdin`, or a
+    /// replay's name.
     public var description: String {
         switch self {
-        case .gpsd(let host, let port): "gpsd \(Self.address(host, port))"
-        case .nmeaFile(let path, _): "NMEA file \(path)"
-        case .nmeaStandardInput: "NMEA standard input"
-        case .nmeaSerial(let path, let baud): "NMEA \(path) @ \(baud)"
-        case .nmeaTCP(let host, let port): "NMEA tcp \(Self.address(host, port))"
-        case .nmeaReplay(let name, _, _, _): "NMEA replay \(name)"
+        case .gpsd(let host, let port): "gpsd://\(Self.address(host, port))"
+        case .nmeaFile(let path, _): path
+        case .nmeaStandardInput: "stdin"
+        case .nmeaSerial(let path, _): path
+        case .nmeaTCP(let host, let port): "tcp://\(Self.address(host, port))"
+        case .nmeaReplay(let name, _, _, _): name
         }
     }
 

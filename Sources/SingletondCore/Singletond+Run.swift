@@ -33,19 +33,23 @@ extension Singletond {
         }
         let notify = SDNotify(environment: environment, logger: logger)
         defer { signals.cancel() }
-        // The first signal is taken at once, even in the middle of startup: it is logged and the stop deadline is
-        // armed, so a part that does not start or stop in time cannot keep the daemon from ending. The deadline
-        // comes before `STOPPING=1`, which never waits but is the deadline's to bound all the same.
+        // The first signal is taken at once, even in the middle of startup and however busy the cooperative pool
+        // is: the signal handler's thread logs it and sends `STOPPING=1` itself, after arming its own deadline (the
+        // stop timeout and a second), so a part that does not start or stop in time cannot keep the daemon from
+        // ending. On the pool, the stop deadline proper (the stop timeout, on the registry's clock) is armed and the
+        // group's stop begins; a decode loop yields often enough that both come at once.
+        signals.onTermination { signo in
+            logger.info("\(SignalHandler.name(of: signo)): shutting down")
+            notify.stopping()
+        }
         let firstSignal = Task {
             var signalled = signals.terminations.makeAsyncIterator()
-            guard let signo = await signalled.next() else { return }
-            logger.info("\(SignalHandler.name(of: signo)): shutting down")
+            guard await signalled.next() != nil else { return }
             let stopTimeout = options.stopTimeout
             StopDeadline.arm(timeout: stopTimeout, clock: await appSingletons.clock) {
                 logger.error("shutdown took longer than \(stopTimeout); exiting now")
                 System.exitImmediately(1)
             }
-            notify.stopping()
         }
         let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)

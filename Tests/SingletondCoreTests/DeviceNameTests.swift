@@ -6,7 +6,8 @@ import Testing
 /// One name for the daemon's source in every reply and report: the `fix` reply, the status (its `source`, its
 /// `description` and its fix) and the ready line name an NMEA TCP peer `tcp://127.0.0.1:PORT`, as the output's TPV
 /// lines, the watchers and the gpsd listener do. Before, `fix` named `NMEA tcp 127.0.0.1:PORT` (the location
-/// manager's name for the source) and the status and the ready line did too.
+/// manager's name for the source) and the status and the ready line did too; the log's `opening …` and `location:`
+/// lines still did, until the location manager's name for a source became the reports' device name.
 @Suite(.timeLimit(.minutes(2))) struct DeviceNameTests {
     @Test func fixAndStatusNameTheDeviceAsTheOutputDoes() async throws {
         let nmea =
@@ -43,5 +44,10 @@ import Testing
 
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
+        // And so do the log's lines: opening the source, and the location manager's states.
+        let log = daemon.stderr.history + (await daemon.stderr.rest())
+        #expect(log.contains { $0.hasSuffix("info: opening \(device)") }, "\(log)")
+        #expect(log.contains { $0.hasSuffix("info: location: fixed (\(device))") }, "\(log)")
+        #expect(!log.contains { $0.contains("NMEA tcp") }, "\(log)")
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// What the daemon logs of the location manager's states: every change, but a source that fails again and again
 /// for one reason gets its first line, one summary a minute at most, and one when the run ends.
 @Suite struct LocationStateLogTests {
-    static let source = "gpsd 127.0.0.1:2947"
-    static let reason = "gpsd 127.0.0.1:2947 closed the connection"
+    static let source = "gpsd://127.0.0.1:2947"
+    static let reason = "gpsd://127.0.0.1:2947 closed the connection"
 
     static func cycle(_ attempt: Int, reason: String = reason) -> [LocationState] {
         [

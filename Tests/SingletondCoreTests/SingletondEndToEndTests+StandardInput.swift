@@ -27,7 +27,7 @@ extension SingletondEndToEndTests {
             #expect(abs((line["lat"]?.doubleValue ?? .nan) - (fix.latitude ?? .nan)) < 1e-9)
         }
         // The end of standard input ends the source, not the daemon: it keeps serving until told to stop.
-        let ended = await daemon.stderr.line(containing: "location: idle (NMEA standard input ended)")
+        let ended = await daemon.stderr.line(containing: "location: idle (stdin ended)")
         #expect(ended != nil, "\(daemon.stderr.history)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)

@@ -47,7 +47,7 @@ extension SingletondFaultTests {
         ])
         defer { daemon.kill() }
         // Every fix has been handed to the output.
-        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
+        let ended = await daemon.stderr.line(containing: "location: idle (\(track) ended)")
         try #require(ended != nil, "\(daemon.stderr.history)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
@@ -79,7 +79,7 @@ extension SingletondFaultTests {
         ])
         defer { daemon.kill() }
         // Every fix has been handed to the output, which has more than the pipe holds.
-        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file")
+        let ended = await daemon.stderr.line(containing: "location: idle (\(track) ended)")
         try #require(ended != nil, "\(daemon.stderr.history)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0, "\(daemon.stderr.history)")

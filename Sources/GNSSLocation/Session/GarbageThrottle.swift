@@ -3,6 +3,9 @@
 /// `--nmea /dev/zero`, a peer sending noise) is read at a bounded rate, and the reader, held back meanwhile, blocks
 /// instead of spinning. A report restores the allowance.
 ///
+/// A gpsd line over gpsd's length limit is skipped at full read speed up to ``freeLineLength``: it is one line the
+/// framer drops, not input that could keep the decoder busy, and the fixes after it must not wait.
+///
 /// A receiver sends a report at least once a second, in a few hundred bytes; the allowance is a megabyte, what a
 /// 115,200-baud serial line carries in 90 seconds, so no real source is slowed.
 struct GarbageThrottle: Sendable {
@@ -11,6 +14,9 @@ struct GarbageThrottle: Sendable {
     /// The wait before each chunk once the allowance is spent: at most a reader's chunk (4 KiB, the session's
     /// ``ByteReader/chunkSize``) per pause, so about 80 KB/s of garbage.
     static let pause = Duration.milliseconds(50)
+    /// How long a gpsd line may grow before its bytes count as garbage again: up to here, the bytes of a line over
+    /// gpsd's length limit are skipped unthrottled (``StreamDecoder/throttledByteCount(of:)``).
+    static let freeLineLength = 256 << 20
 
     /// Bytes read since the last report.
     private(set) var bytesWithoutReport = 0

@@ -127,12 +127,13 @@ struct LocationSession: Sendable {
             pacer: source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) })
         var splitter: NMEASentenceSplitter? = if case .gpsd = source { nil } else { NMEASentenceSplitter() }
         var throttle = GarbageThrottle()
+        var yield = PoolYield()
         var iterator = events.makeAsyncIterator()
         while true {
             guard let event = await iterator.next() else { break }
             switch event {
             case .data(let bytes):
-                if let pause = throttle.pauseBefore(bytes.count) {
+                if let pause = throttle.pauseBefore(decoder.throttledByteCount(of: bytes)) {
                     do { try await timeline.sleep(for: pause) } catch {
                         return (batch.delivered, .endOfData("stopped"))
                     }
@@ -158,6 +159,7 @@ struct LocationSession: Sendable {
                     return (batch.delivered, .endOfData("stopped"))
                 }
                 if batch.reported { throttle.reportArrived() }
+                await yield.afterChunk()
             case .finished(let end):
                 for output in decoder.finish() { try? await batch.add(output) }
                 await batch.flush()
@@ -207,6 +209,7 @@ struct LocationSession: Sendable {
         var shift: Int64?
         var lastTime: Int64?
         var splitter = NMEASentenceSplitter()
+        var yield = PoolYield()
         repeat {
             var decoder =
                 shift == nil ? NMEADecoder(liveDevice: source.description) : NMEADecoder(device: source.description)
@@ -235,6 +238,7 @@ struct LocationSession: Sendable {
                     return .endOfData("stopped")
                 }
                 await batch.flush()
+                await yield.afterChunk()
                 offset = end
             }
             if let lastTime, let firstTimeOfPass {

@@ -60,6 +60,29 @@ struct StreamDecoder: Sendable {
         }
     }
 
+    /// How many bytes of `bytes`, the next chunk, count against the ``GarbageThrottle``'s allowance.
+    ///
+    /// NMEA: all of them. gpsd: all but the skipped middle of an over-long line, from its
+    /// ``GNSSProtocol/GPSDLineFramer/defaultMaximumLineLength``th byte to its ``GarbageThrottle/freeLineLength``th:
+    /// the framer drops those bytes without looking at them, so a long line is skipped at full read speed, and the
+    /// fixes after it are not held back by a slowdown meant for input with no reports. A line that goes on past that
+    /// is garbage like any other.
+    func throttledByteCount(of bytes: [UInt8]) -> Int {
+        guard gpsd != nil else { return bytes.count }
+        let (limit, free) = (GPSDLineFramer.defaultMaximumLineLength, GarbageThrottle.freeLineLength)
+        var lineLength = unterminatedByteCount
+        var start = bytes.startIndex
+        var skipped = 0
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.endIndex
+            let (from, to) = (lineLength, lineLength + (end - start))
+            skipped += max(0, min(to, free) - max(from, limit))
+            lineLength = end < bytes.endIndex || bytes[end - 1] == UInt8(ascii: "\n") ? 0 : to
+            start = end
+        }
+        return bytes.count - skipped
+    }
+
     /// Decodes the next chunk; throws ``GPSDProtocolError`` when a gpsd connection is not speaking gpsd's protocol.
     mutating func decode(_ bytes: [UInt8]) throws(GPSDProtocolError) -> [Output] {
         var outputs: [Output] = []

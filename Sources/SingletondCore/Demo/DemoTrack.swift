@@ -10,7 +10,7 @@ import Glibc
 /// walk back that slows to a stop where it started, so the looped replay continues without a jump. Positions carry
 /// a metre or two of correlated noise, like a real receiver's. The bytes are the same on every run.
 package enum DemoTrack {
-    /// The name the daemon gives the source (`NMEA replay demo`).
+    /// The name the daemon gives the source (`demo`).
     package static let name = "demo"
     /// The length of one pass, in seconds.
     package static let duration = 300

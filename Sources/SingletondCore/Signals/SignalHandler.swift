@@ -12,12 +12,16 @@ import SystemCalls
 /// ``ignored`` are ignored: SIGPIPE (a client or reader that leaves makes writes fail with EPIPE instead), SIGXFSZ (a
 /// file over the size limit makes the output's write fail with EFBIG, counted as a lost line), and the signals the
 /// daemon gives no meaning whose default action would end it silently and leave its socket file (SIGUSR1, SIGUSR2,
-/// SIGALRM, SIGVTALRM, SIGIO, SIGPWR). The first SIGTERM or SIGINT arrives in ``terminations``, and arms the
-/// handler's deadline (``armDeadline(after:)``) at the stop timeout and a second; a second one exits at once with
+/// SIGALRM, SIGVTALRM, SIGIO, SIGPWR). The first SIGTERM or SIGINT arms the handler's deadline
+/// (``armDeadline(after:)``) at the stop timeout and a second, then calls the handler set with ``onTermination(_:)``
+/// on the handler's thread, then arrives in ``terminations``; a second one exits at once with
 /// 128 + the signal number, for when a startup or a graceful shutdown hangs. SIGHUP calls the handler set with
 /// ``onHangUp(_:)``, on the handler's thread, and does nothing before one is set.
 package final class SignalHandler: Sendable {
     private let hangUp = SanitizerVisibleMutex<(@Sendable () -> Void)?>(nil)
+    /// What the first SIGTERM or SIGINT runs on the handler's thread, and that signal when it came before one was set.
+    private let termination = SanitizerVisibleMutex<(handler: (@Sendable (Int32) -> Void)?, pending: Int32?)>(
+        (nil, nil))
     private let terminationCount = Atomic<Int>(0)
     private let cancelled = Atomic<Bool>(false)
     /// When the handler's thread ends the process, if it has not ended by then.
@@ -70,6 +74,18 @@ package final class SignalHandler: Sendable {
     /// Whether a SIGTERM or SIGINT has arrived.
     package var terminationRequested: Bool { terminationCount.load(ordering: .relaxed) > 0 }
 
+    /// Makes the first SIGTERM or SIGINT call `handler` with its number on the handler's thread, after the handler's
+    /// deadline is armed and before ``terminations`` has it: what must happen at once however busy the cooperative
+    /// pool is (the log line, `STOPPING=1`). A signal that came before calls it at once, on the caller's thread.
+    package func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
+        let pending = termination.withLock { state -> Int32? in
+            state.handler = handler
+            defer { state.pending = nil }
+            return state.pending
+        }
+        if let pending { handler(pending) }
+    }
+
     /// Makes SIGHUP call `handler`, on the handler's thread.
     package func onHangUp(_ handler: @escaping @Sendable () -> Void) {
         hangUp.withLock { $0 = handler }
@@ -111,6 +127,11 @@ package final class SignalHandler: Sendable {
                 if n > 1 { System.exitImmediately(128 + signo) }
                 let end = ContinuousClock.now + stopTimeout + Self.deadlineMargin
                 deadline.withLock { $0 = min($0 ?? end, end) }
+                let handler = termination.withLock { state in
+                    if state.handler == nil { state.pending = signo }
+                    return state.handler
+                }
+                handler?(signo)
                 terminated.yield(signo)
                 terminated.finish()
             default:

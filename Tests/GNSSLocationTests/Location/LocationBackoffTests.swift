@@ -47,7 +47,7 @@ import Testing
         for (index, ceiling) in ceilings.enumerated() {
             let reconnect = try #require(await states.nextReconnect())
             #expect(reconnect.attempt == index + 1)
-            #expect(reconnect.reason == "NMEA tcp 127.0.0.1:\(peer.port) closed the connection")
+            #expect(reconnect.reason == "tcp://127.0.0.1:\(peer.port) closed the connection")
             #expect(reconnect.retryIn >= ceiling / 2 && reconnect.retryIn <= ceiling)
             await clock.sleepers(atLeast: 1)
             await clock.advance(by: reconnect.retryIn)

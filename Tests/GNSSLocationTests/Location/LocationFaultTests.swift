@@ -71,7 +71,7 @@ import Testing
         #expect(first.contains(fault.explanation), "\(first)")
         if fault != .noBanner {
             #expect(
-                first.hasPrefix("gpsd 127.0.0.1:\(peer.port) closed the connection; last problem: "),
+                first.hasPrefix("gpsd://127.0.0.1:\(peer.port) closed the connection; last problem: "),
                 "\(first)")
         }
         // It keeps trying, and each failure says the same.
@@ -106,7 +106,7 @@ import Testing
         #expect(fix.time == GNSSTime(millisecondsSince1970: 1_795_348_801_000))
         // The connection then closes after a good fix: the reason does not blame the dropped line.
         let reason = try #require(await states.nextReconnectReason())
-        #expect(reason == "gpsd 127.0.0.1:\(peer.port) closed the connection")
+        #expect(reason == "gpsd://127.0.0.1:\(peer.port) closed the connection")
         await manager.shutdown()
     }
 
@@ -153,7 +153,7 @@ import Testing
         #expect(fix.mode == .noFix)
         #expect(fix.time == GNSSTime(millisecondsSince1970: 1_795_348_800_000))
         #expect(manager.lastProblem == nil)
-        #expect(manager.state == .waitingForFix(source: "gpsd 127.0.0.1:\(peer.port)"))
+        #expect(manager.state == .waitingForFix(source: "gpsd://127.0.0.1:\(peer.port)"))
         #expect(connections.withLock { $0 } == 1)
         await manager.shutdown()
     }

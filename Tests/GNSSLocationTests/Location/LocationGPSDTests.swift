@@ -166,7 +166,7 @@ import Testing
         // gpsfake's SIGTERM handler kills its gpsd.
         _ = await first.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
         let reason = try #require(await states.nextReconnectReason())
-        #expect(reason.contains("gpsd 127.0.0.1:\(port)"), "\(reason)")
+        #expect(reason.contains("gpsd://127.0.0.1:\(port)"), "\(reason)")
         let beforeKill = manager.fixCount
         for index in streams.indices {
             await streams[index].read(beforeKill - streams[index].fixes.count)

@@ -20,7 +20,7 @@ import Testing
 
     /// The stall of a gpsd on `port` that left `?VERSION;` unanswered, with a silence timeout of 10 s.
     static func unansweredProbe(port: UInt16) -> String {
-        "gpsd 127.0.0.1:\(port) sent nothing for 10 s and did not answer ?VERSION; within 10 s (stalled)"
+        "gpsd://127.0.0.1:\(port) sent nothing for 10 s and did not answer ?VERSION; within 10 s (stalled)"
     }
 
     /// How long a peer here keeps a connection open at most: the tests time the silence on the test clock, and
@@ -137,7 +137,7 @@ import Testing
         await clock.advance(by: .seconds(10))
         // Had the answer not counted, the connection would be given up now, before anything sleeps again.
         await clock.sleepers(atLeast: 1)
-        #expect(manager.state == .waitingForFix(source: "gpsd 127.0.0.1:\(peer.port)"))
+        #expect(manager.state == .waitingForFix(source: "gpsd://127.0.0.1:\(peer.port)"))
         #expect(manager.lastProblem == nil)
         #expect(connections.withLock { $0 } == 1, "the quiet connection was given up")
         await manager.shutdown()
@@ -162,7 +162,7 @@ import Testing
         #expect(clock.pendingDeadlines.first == TestClock.Instant(offset: .seconds(10)))
         await clock.advance(by: .seconds(10))
         let reason = try #require(await states.nextReconnectReason())
-        #expect(reason == "NMEA tcp 127.0.0.1:\(peer.port) sent nothing for 10 s (stalled)")
+        #expect(reason == "tcp://127.0.0.1:\(peer.port) sent nothing for 10 s (stalled)")
         #expect(await fixes.read(1).count == 1)
         await manager.shutdown()
     }

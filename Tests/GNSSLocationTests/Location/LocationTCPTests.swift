@@ -38,7 +38,7 @@ import Testing
                 Issue.record("the state stream ended before the reconnect of pass \(index)")
                 return
             }
-            #expect(reason == "NMEA tcp 127.0.0.1:\(port) closed the connection")
+            #expect(reason == "tcp://127.0.0.1:\(port) closed the connection")
             // The server vanishes: connecting is refused, and the state says so.
             peer.close()
             // (Until it is closed, the listener accepts reconnections and closes them at once.)

@@ -26,10 +26,12 @@ final class SingletondProcess: Sendable {
     /// With `journal`, `$JOURNAL_STREAM` names the device and inode of the pipe that is the child's standard error,
     /// as systemd sets it when standard error is the journal. With `descriptorLimit`, the daemon runs with that
     /// many file descriptors at most, and with `addressSpaceLimit` with that many MB of address space at most
-    /// (`ulimit -n`, `ulimit -v` in a shell that then becomes the daemon).
+    /// (`ulimit -n`, `ulimit -v` in a shell that then becomes the daemon). With `cpus` (`"0"`, `"0,1"`), the daemon
+    /// runs on those processors only (`taskset -c`, which then becomes the daemon): libdispatch sizes the cooperative
+    /// pool by the processors the process may run on, so `"0"` gives it one thread.
     init(
         _ arguments: [String], environment: [String: String] = [:], journal: Bool = false, stdin: String = "/dev/null",
-        descriptorLimit: Int? = nil, addressSpaceLimit: Int? = nil
+        descriptorLimit: Int? = nil, addressSpaceLimit: Int? = nil, cpus: String? = nil
     ) throws {
         guard let binary = Self.binary else {
             Issue.record("singletond is not built next to the test bundle; run `swift build` first")
@@ -44,7 +46,11 @@ final class SingletondProcess: Sendable {
         if journal { env["JOURNAL_STREAM"] = ChildProcess.stderrIdentityPlaceholder }
         let limits = [descriptorLimit.map { "ulimit -n \($0)" }, addressSpaceLimit.map { "ulimit -v \($0 * 1_024)" }]
             .compactMap { $0 }
-        if !limits.isEmpty {
+        if let cpus {
+            child = try ChildProcess(
+                "/usr/bin/taskset", ["-c", cpus, binary] + arguments, environment: env, stdin: stdin, stdout: .pipe,
+                stderr: .pipe)
+        } else if !limits.isEmpty {
             let script = (limits + ["exec \"$0\" \"$@\""]).joined(separator: " && ")
             child = try ChildProcess(
                 "/bin/sh", ["-c", script, binary] + arguments, environment: env, stdin: stdin, stdout: .pipe,
