@@ -13,6 +13,8 @@ final class FanOut<Element: Sendable> {
 
     /// The subscriptions; only the manager's actor touches them, so a send with nobody subscribed reads one count.
     @exclusivity(unchecked) private var entries: [Entry] = []
+    /// How many subscriptions that hold the source were ever added: with none, a read waits for nobody.
+    private var holders = 0
 
     /// A fan-out with no subscriber.
     nonisolated init() {}
@@ -29,6 +31,7 @@ final class FanOut<Element: Sendable> {
     /// Adds `subscription`, which receives every element sent from now on.
     func add(_ subscription: BoundedSubscription<Element>) {
         entries.append(Entry(subscription: subscription))
+        if subscription.holdsSource { holders += 1 }
     }
 
     /// Offers `element` to every subscriber, dropping those that stopped iterating; with none, only reads a count.
@@ -50,5 +53,17 @@ final class FanOut<Element: Sendable> {
             }
         }
         if lost { entries.removeAll { $0.subscription == nil } }
+    }
+
+    /// The subscriptions that hold the source and have more than their room mark unread: those a source that can
+    /// wait waits for before it reads on (``BoundedSubscription/waitForRoom()``).
+    func subscriptionsOverRoomMark() -> [BoundedSubscription<Element>] {
+        guard holders > 0 else { return [] }
+        return entries.compactMap { entry in
+            guard let subscription = entry.subscription, subscription.holdsSource, subscription.isOverRoomMark else {
+                return nil
+            }
+            return subscription
+        }
     }
 }

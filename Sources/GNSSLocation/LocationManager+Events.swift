@@ -15,8 +15,15 @@ extension LocationManager {
     /// A subscriber that reads too slowly loses its oldest events and gets a ``LocationEvent/dropped(_:)`` where
     /// they were; it never stalls the manager or the other subscribers. A subscriber that stops iterating (drops the
     /// sequence, or its task is cancelled) is removed.
-    public func events(bufferSize: Int = 256, includingSentences: Bool = true) -> LocationEvents {
-        let subscription = BoundedSubscription<LocationEvent>(capacity: bufferSize)
+    ///
+    /// With `holdingSource`, a source that can wait (``LocationSource/canWait``: a file, standard input, a TCP peer,
+    /// gpsd, a replay) is read no faster than this subscriber reads: after each read the session waits while more
+    /// than a quarter of `bufferSize` events are unread, so the subscriber loses nothing. A serial device cannot
+    /// wait; there the buffer fills and the oldest events are dropped and counted as above.
+    public func events(
+        bufferSize: Int = 256, includingSentences: Bool = true, holdingSource: Bool = false
+    ) -> LocationEvents {
+        let subscription = BoundedSubscription<LocationEvent>(capacity: bufferSize, holdsSource: holdingSource)
         subscription.offer(.state(state))
         eventFanOut.add(subscription)
         if includingSentences {
@@ -31,8 +38,10 @@ extension LocationManager {
 
     /// Delivers, in order and in one hop, what the session of `source` decoded from one read: each sentence to the
     /// subscribers that take sentences, each fix and satellite view through ``deliver(_:)-(Fix)`` and
-    /// ``deliver(_:)-(SkyView)``, each problem to ``lastProblem``.
-    func deliver(_ outputs: [StreamDecoder.Output], from source: String) {
+    /// ``deliver(_:)-(SkyView)``, each problem to ``lastProblem``. Returns the subscriptions that hold the source
+    /// and are behind: a source that can wait waits for them before it reads on.
+    @discardableResult
+    func deliver(_ outputs: [StreamDecoder.Output], from source: String) -> [BoundedSubscription<LocationEvent>] {
         for output in outputs {
             switch output {
             case .sentence(let sentence):
@@ -46,5 +55,6 @@ extension LocationManager {
                 transition(to: .waitingForFix(source: source))
             }
         }
+        return eventFanOut.subscriptionsOverRoomMark()
     }
 }

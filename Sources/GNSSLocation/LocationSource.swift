@@ -37,6 +37,14 @@ public enum LocationSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the source can wait for a slow reader without losing data: a file, standard input, a TCP peer, gpsd
+    /// and a replay are read no faster than the subscribers that hold the source take their events
+    /// (``LocationManager/events(bufferSize:includingSentences:holdingSource:)``). A serial device cannot wait (its
+    /// kernel buffer overflows), so it is read as it speaks and a slow subscriber's events are dropped and counted.
+    public var canWait: Bool {
+        if case .nmeaSerial = self { false } else { true }
+    }
+
     /// Whether a failure to open the source at start is retried (network peers) or reported at once (files and
     /// devices, where the error is almost always a wrong path or missing permission).
     public var retriesFirstOpen: Bool {

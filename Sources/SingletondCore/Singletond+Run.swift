@@ -56,7 +56,8 @@ extension Singletond {
         let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
         // One name for the source in every report, reply and status: the device path the forwarder's reports carry.
         let device = GPSDListenerService.devicePath(for: options.source)
-        let forwarder = ReportForwarder(devicePath: device, includesSentences: options.listen != nil, logger: logger)
+        let forwarder = ReportForwarder(
+            devicePath: device, includesSentences: options.listen != nil, sourceWaits: source.canWait, logger: logger)
         let registry = RegistryService(
             source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
             forwarder: forwarder, notify: notify, logger: logger, signals: signals)

@@ -65,8 +65,9 @@ extension SingletondFaultTests {
         #expect(count.map { (1...2_000).contains($0) } == true, "\(log)")
     }
 
-    /// `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes
-    /// read at once: SIGTERM ends the daemon cleanly, counting the lines the FIFO had no room for.
+    /// `--output` to a FIFO whose reader opened it and never reads, filled with a file of 2,000 fixes: the file is
+    /// read no faster than the FIFO takes lines, so the daemon waits for it, and SIGTERM ends that wait cleanly,
+    /// counting the lines the FIFO had no room for.
     @Test func aFIFOWhoseReaderStoppedDoesNotHoldUpTheStop() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -78,9 +79,9 @@ extension SingletondFaultTests {
             "--nmea", track, "--control", directory.file("c.sock"), "--output", output.path,
         ])
         defer { daemon.kill() }
-        // Every fix has been handed to the output, which has more than the pipe holds.
-        let ended = await daemon.stderr.line(containing: "location: idle (\(track) ended)")
-        try #require(ended != nil, "\(daemon.stderr.history)")
+        // The output has more than the pipe holds, and the source waits for it.
+        let waiting = await daemon.stderr.line(containing: "is slower than the source")
+        try #require(waiting != nil, "\(daemon.stderr.history)")
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0, "\(daemon.stderr.history)")
         let log = daemon.stderr.history + (await daemon.stderr.rest())

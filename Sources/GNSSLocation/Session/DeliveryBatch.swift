@@ -9,6 +9,8 @@ struct DeliveryBatch {
     let manager: LocationManager
     /// The source's name, for the state that a device gone brings.
     let source: String
+    /// Whether the source can wait for slow subscribers (``LocationSource/canWait``).
+    let canWait: Bool
     /// Paces a replay by its timestamps; `nil` delivers as fast as the subscribers take it.
     var pacer: ReplayPacer?
     /// The connection's last problem since its last fix: a connection that ends after garbage names it.
@@ -19,9 +21,10 @@ struct DeliveryBatch {
     var reported = false
     private var outputs: [StreamDecoder.Output] = []
 
-    init(manager: LocationManager, source: String, pacer: ReplayPacer?) {
+    init(manager: LocationManager, source: String, pacer: ReplayPacer?, canWait: Bool) {
         self.manager = manager
         self.source = source
+        self.canWait = canWait
         self.pacer = pacer
     }
 
@@ -48,11 +51,14 @@ struct DeliveryBatch {
         await flush()
     }
 
-    /// Delivers what was added since the last flush, in one hop to the manager's actor.
+    /// Delivers what was added since the last flush, in one hop to the manager's actor; for a source that can wait,
+    /// then waits until the subscribers that hold the source have room (``LocationSource/canWait``).
     mutating func flush() async {
         guard !outputs.isEmpty else { return }
         let batch = outputs
         outputs = []
-        await manager.deliver(batch, from: source)
+        let behind = await manager.deliver(batch, from: source)
+        guard canWait else { return }
+        for subscription in behind { await subscription.waitForRoom() }
     }
 }

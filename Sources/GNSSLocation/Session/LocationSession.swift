@@ -124,7 +124,7 @@ struct LocationSession: Sendable {
         var decoder = StreamDecoder(for: source)
         var batch = DeliveryBatch(
             manager: manager, source: source.description,
-            pacer: source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) })
+            pacer: source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) }, canWait: source.canWait)
         var splitter: NMEASentenceSplitter? = if case .gpsd = source { nil } else { NMEASentenceSplitter() }
         var throttle = GarbageThrottle()
         var yield = PoolYield()
@@ -205,7 +205,7 @@ struct LocationSession: Sendable {
     private func replay(_ bytes: [UInt8], pacing: ReplayPacing, loops: Bool) async -> SourceEnd {
         let pacer: ReplayPacer? =
             if case .timestamps(let speed) = pacing { ReplayPacer(speed: speed, timeline: timeline) } else { nil }
-        var batch = DeliveryBatch(manager: manager, source: source.description, pacer: pacer)
+        var batch = DeliveryBatch(manager: manager, source: source.description, pacer: pacer, canWait: true)
         var shift: Int64?
         var lastTime: Int64?
         var splitter = NMEASentenceSplitter()

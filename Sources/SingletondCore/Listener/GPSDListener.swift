@@ -112,7 +112,10 @@ extension ConnectionServer where Served == GPSDListenerHandler {
             state.shared.droppedReports += dropped
             switch state.drops.occurrence(of: "slow", at: now) {
             case .first: logLines.append("gpsd: client \(id) reads too slowly: dropping its oldest reports")
-            case .summary(let count): logLines.append("gpsd: slow clients lost reports \(count) more times")
+            case .summary(let count):
+                logLines.append(
+                    "gpsd: slow clients lost reports \(count) more times "
+                        + "(\(state.shared.droppedReports) reports dropped in all)")
             case nil: break
             }
         }

@@ -25,7 +25,7 @@ package struct GPSDListenerHandler: ConnectionHandler {
     /// The `SO_SNDBUF` of each client's socket (Linux doubles it): what the kernel holds for a client that does not
     /// read is bounded like its queue, so that a stalled client loses its oldest reports instead of getting them
     /// late.
-    static let socketSendBuffer: Int32 = 8 * 1_024
+    static let socketSendBuffer: Int32 = 32 * 1_024
 
     /// The address the listener is bound to.
     package let address: ListenAddress

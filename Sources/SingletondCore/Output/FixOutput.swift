@@ -9,8 +9,10 @@ import SystemCalls
 /// that part back, truncating the file to where the line started, before the next line is written.
 ///
 /// Writes happen on a serial queue of their own so that a slow reader of standard output (a stopped pipe) never
-/// blocks the cooperative pool; at most ``maximumPendingBytes`` wait, and lines beyond that are dropped and
-/// counted. The queue never sits in a `write(2)` that waits for a reader: it waits in `poll(2)` until the output
+/// blocks the cooperative pool. A writer that can wait does, with ``waitForRoom()``, once ``write(_:)`` says that
+/// over ``roomMark`` bytes wait: the daemon then reads a source that can wait no faster than the output takes its
+/// lines, and loses none. At most ``maximumPendingBytes`` wait, and lines beyond that (from a source that cannot
+/// wait, a serial device) are dropped and counted. The queue never sits in a `write(2)` that waits for a reader: it waits in `poll(2)` until the output
 /// takes a line (the file it opened is non-blocking; standard output, which other processes may share, is left
 /// as it is, and a line, shorter than `PIPE_BUF`, goes whole into a pipe that has room). ``close()`` ends that wait:
 /// what the output takes at once is written, the rest counted and logged, so that a reader that stopped reading
@@ -20,6 +22,9 @@ import SystemCalls
 package final class FixOutput: Sendable {
     /// How many bytes may wait to be written before new lines are dropped.
     package static let maximumPendingBytes = 1 << 20
+    /// How many bytes may wait before a writer that can wait should (``write(_:)`` returns `true`); it is let go once
+    /// half as many wait.
+    package static let roomMark = 64 << 10
 
     /// Writes bytes to a descriptor as `write(2)` does: how many it took, or the failure.
     package typealias Writer = @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int
@@ -28,6 +33,10 @@ package final class FixOutput: Sendable {
         var fd: Int32
         var pendingBytes = 0
         var losses: OutputLossLog
+        /// The writer waiting in ``waitForRoom()``.
+        var roomWaiter: CheckedContinuation<Void, Never>?
+        /// Whether ``close()`` has begun: nobody waits for room any more.
+        var closing = false
     }
 
     /// The file path, or `-` for standard output.
@@ -83,33 +92,66 @@ package final class FixOutput: Sendable {
         System.close(closing.write)
     }
 
-    /// Queues `line` (which ends with a newline) for writing; drops it if too much is waiting.
-    package func write(_ line: [UInt8]) {
+    /// Queues `line` (which ends with a newline) for writing; drops it if too much is waiting. Returns whether more
+    /// than ``roomMark`` bytes wait: a writer that can wait should then call ``waitForRoom()``.
+    @discardableResult
+    package func write(_ line: [UInt8]) -> Bool {
         let now = timeline.now
-        let (accepted, report) = state.withLock { state -> (Bool, (level: LogLevel, text: String)?) in
+        let (accepted, full, report) = state.withLock { state -> (Bool, Bool, (level: LogLevel, text: String)?) in
             guard state.pendingBytes + line.count <= Self.maximumPendingBytes else {
-                return (false, state.losses.lost(.slowReader, at: now))
+                return (false, true, state.losses.lost(.slowReader, at: now))
             }
             state.pendingBytes += line.count
-            return (true, nil)
+            return (true, state.pendingBytes > Self.roomMark && !state.closing, nil)
         }
         if let report { logger.log(report.level, report.text) }
-        guard accepted else { return }
-        queue.async { self.writeNow(line) }
+        if accepted { queue.async { self.writeNow(line) } }
+        return full
+    }
+
+    /// Waits until no more than half of ``roomMark`` bytes wait, the output is closing, or the calling task is
+    /// cancelled. One writer waits at a time.
+    package func waitForRoom() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    guard !state.closing, state.pendingBytes > Self.roomMark / 2, !Task.isCancelled else { return true }
+                    state.roomWaiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            letWriterGo()
+        }
+    }
+
+    /// Resumes the writer waiting for room, if any.
+    private func letWriterGo() {
+        state.withLock { state in
+            defer { state.roomWaiter = nil }
+            return state.roomWaiter
+        }?.resume()
     }
 
     private func writeNow(_ line: [UInt8]) {
         let fd = state.withLock { $0.fd }
         let failure = writeLine(line, to: fd)
         let now = timeline.now
-        let report = state.withLock { state in
+        let (report, waiter) = state.withLock {
+            state -> ((level: LogLevel, text: String)?, CheckedContinuation<Void, Never>?) in
             state.pendingBytes -= line.count
-            return switch failure {
-            case nil: state.losses.wrote()
-            case EAGAIN?: state.losses.notTakenAtTheStop()
-            case let code?: state.losses.lost(.writeError(code), at: now)
+            let report: (level: LogLevel, text: String)?
+            switch failure {
+            case nil: report = state.losses.wrote()
+            case EAGAIN?: report = state.losses.notTakenAtTheStop()
+            case let code?: report = state.losses.lost(.writeError(code), at: now)
             }
+            guard state.pendingBytes <= Self.roomMark / 2 else { return (report, nil) }
+            defer { state.roomWaiter = nil }
+            return (report, state.roomWaiter)
         }
+        waiter?.resume()
         if let report { logger.log(report.level, report.text) }
     }
 
@@ -180,11 +222,15 @@ package final class FixOutput: Sendable {
     }
 
     /// Writes what is queued and the output takes at once, logs the lines lost since the last line about them and
-    /// those it did not take, and closes the file (standard output stays open).
+    /// those it did not take, then the totals (lines written, lines lost), and closes the file (standard output
+    /// stays open). A writer waiting for room goes on.
     package func close() async {
+        state.withLock { $0.closing = true }
+        letWriterGo()
         _ = withUnsafeBytes(of: UInt8(1)) { try? System.write(closing.write, $0) }
         await flush()
-        for report in state.withLock({ $0.losses.finish() }) { logger.log(report.level, report.text) }
+        let reports = state.withLock { $0.losses.finish() + [$0.losses.totals()] }
+        for report in reports { logger.log(report.level, report.text) }
         guard path != "-" else { return }
         let fd = state.withLock { state in
             defer { state.fd = -1 }

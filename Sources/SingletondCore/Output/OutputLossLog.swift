@@ -6,8 +6,9 @@ import SystemCalls
 /// A write error is logged when it begins, in the words of its `errno`; while it lasts, the lines lost are counted
 /// and summarised at most once every ``summaryInterval``; the first line written again ends it, with the total.
 /// Lines dropped because the reader is slow (over ``FixOutput/maximumPendingBytes`` waiting) are said once and then
-/// summarised the same way; a slow reader has no end to report, since writes and drops alternate. At the stop,
-/// the lines lost since the last line about each cause are counted in one more line (``finish()``).
+/// summarised the same way; a slow reader has no end to report, since writes and drops alternate. Each summary ends
+/// with the running total of lines lost. At the stop, the lines lost since the last line about each cause are
+/// counted in one more line (``finish()``), and the output's totals in a last one (``totals()``), lost or not.
 struct OutputLossLog {
     /// The shortest time between two lines about the same loss.
     static let summaryInterval: Duration = .seconds(60)
@@ -27,6 +28,9 @@ struct OutputLossLog {
     private var repeats = RepeatLimiter<Cause>(interval: Self.summaryInterval)
     /// The lines the output had no room for when it closed.
     private var notTaken = 0
+    /// The lines written, and those lost to any cause, since the output opened.
+    private(set) var writtenTotal = 0
+    private(set) var lostTotal = 0
 
     init(name: String) {
         self.name = name
@@ -34,6 +38,7 @@ struct OutputLossLog {
 
     /// A line was lost to `cause` at `now`: what to log, if anything.
     mutating func lost(_ cause: Cause, at now: Duration) -> (level: LogLevel, text: String)? {
+        lostTotal += 1
         if case .writeError(let code) = cause {
             if let current = error, current.code != code { repeats.forget(.writeError(current.code)) }
             error = (code, (error?.code == code ? error?.lost ?? 0 : 0) + 1)
@@ -46,16 +51,18 @@ struct OutputLossLog {
                 .error, "cannot write TPV lines to \(name): \(Self.describe(code)); dropping lines until it works again"
             )
         case (.writeError(let code), .summary(let count)):
-            return (.error, "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost")
+            let text = "cannot write TPV lines to \(name): \(Self.describe(code)); \(count) more lines lost"
+            return (.error, text + " (\(lostTotal) in all)")
         case (.slowReader, .first):
             return (.warning, "output \(name) is too slow: dropping TPV lines while over 1 MiB waits for it")
         case (.slowReader, .summary(let count)):
-            return (.warning, "output \(name) is too slow: \(count) more TPV lines dropped")
+            return (.warning, "output \(name) is too slow: \(count) more TPV lines dropped (\(lostTotal) lost in all)")
         }
     }
 
     /// A line was written: ends a write error, with the count of lines it cost.
     mutating func wrote() -> (level: LogLevel, text: String)? {
+        writtenTotal += 1
         guard let current = error else { return nil }
         repeats.forget(.writeError(current.code))
         error = nil
@@ -65,6 +72,7 @@ struct OutputLossLog {
     /// A line was not written because the output was closing and had no room for it: counted for ``finish()``.
     mutating func notTakenAtTheStop() -> (level: LogLevel, text: String)? {
         notTaken += 1
+        lostTotal += 1
         return nil
     }
 
@@ -88,6 +96,11 @@ struct OutputLossLog {
                     (.warning, "output \(name) is too slow: \(count) more TPV lines dropped before the stop")
                 }
             }
+    }
+
+    /// The output's last line at the stop: the TPV lines written and lost since it opened, whatever the cause.
+    func totals() -> (level: LogLevel, text: String) {
+        (lostTotal == 0 ? .info : .warning, "output \(name): \(writtenTotal) TPV lines written, \(lostTotal) lost")
     }
 
     private static func describe(_ code: Int32) -> String {

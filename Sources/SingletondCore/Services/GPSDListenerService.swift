@@ -13,9 +13,14 @@ package final class GPSDListenerService: SingletondService {
     private let bound = StartedValue<GPSDListener>("the gpsd listener's socket")
     private let running = StartedValue<GPSDListener>("the gpsd listener")
 
+    /// The listener's limits: those of the control socket, but 512 KiB queued per client, so that a watcher that
+    /// reads loses nothing while a flood of 4,000 sentences a second goes to 50 of them (`Benchmarks/flood-vs-gpsd.sh`).
+    /// The watchers share the lines they are sent: 50 watchers that fall behind together hold one copy.
+    package static let limits = ClientLimits(maximumQueuedBytes: 512 * 1_024)
+
     /// A listener on `address` for the reports of `forwarder`, which names the device.
     package init(
-        address: ListenAddress, forwarder: ReportForwarder, limits: ClientLimits = ClientLimits(),
+        address: ListenAddress, forwarder: ReportForwarder, limits: ClientLimits = GPSDListenerService.limits,
         logger: LogWriter
     ) {
         self.address = address
@@ -54,6 +59,8 @@ package final class GPSDListenerService: SingletondService {
         guard let listener = running.ifStarted else { return }
         forwarder.detach()
         await listener.stop()
+        let dropped = listener.statistics.droppedReports
+        logger.log(dropped == 0 ? .info : .warning, "gpsd listener: \(dropped) reports dropped for slow clients in all")
     }
 
     /// The bound listener: bound now, unless ``binding`` bound it before.

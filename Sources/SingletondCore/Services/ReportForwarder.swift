@@ -13,6 +13,11 @@ import SystemCalls
 /// fix it completes, the DEVICE of an active source before its first TPV. The listener is attached when it starts
 /// serving and detached before it stops; attaching it tells it the device's state and the latest SKY. Everything
 /// sent to the listener is sent under this forwarder's lock, so an attach never lands between two reports.
+///
+/// It holds the source: a source that can wait (``LocationSource/canWait``) is read no faster than this forwarder
+/// takes its events, and the forwarder no faster than the output takes its lines, so no fix is lost on the way to
+/// the output. A serial device cannot wait: there the events the forwarder falls behind on are dropped, and the
+/// output's lines over its limit; both are counted, summarised with a running total and totalled at the stop.
 package final class ReportForwarder: Sendable {
     private struct State {
         var listener: GPSDListener?
@@ -25,6 +30,8 @@ package final class ReportForwarder: Sendable {
         var sky: [UInt8]?
         /// How many TPVs were encoded.
         var encodedTPVs = 0
+        /// How many events were dropped before the forwarder read them (a source that cannot wait).
+        var droppedEvents = 0
         /// The whole second (since 1970) of the last `TOFF` sent, as gpsd sends one per new second.
         var lastOffsetSecond: Int64?
         var task: Task<Void, Never>?
@@ -33,28 +40,34 @@ package final class ReportForwarder: Sendable {
     /// The device the reports name: the listener's device path.
     package let devicePath: String
     private let includesSentences: Bool
+    /// Whether the source can wait for the output (``LocationSource/canWait``).
+    private let sourceWaits: Bool
     private let logger: LogWriter
     private let state = SanitizerVisibleMutex(State())
 
     /// A forwarder whose reports name `devicePath`; it asks for the raw sentences when `includesSentences` (a gpsd
-    /// listener will be attached).
-    package init(devicePath: String, includesSentences: Bool, logger: LogWriter) {
+    /// listener will be attached), and waits for the output when `sourceWaits` (the source can wait).
+    package init(devicePath: String, includesSentences: Bool, sourceWaits: Bool = true, logger: LogWriter) {
         self.devicePath = devicePath
         self.includesSentences = includesSentences
+        self.sourceWaits = sourceWaits
         self.logger = logger
     }
 
     /// How many TPVs were encoded: one per fix, however many destinations took it.
     package var encodedTPVCount: Int { state.withLock { $0.encodedTPVs } }
+    /// How many events were dropped before the forwarder read them, since it started.
+    package var droppedEventCount: Int { state.withLock { $0.droppedEvents } }
 
     /// Subscribes to `location`'s events and forwards them from a task of its own until ``stop()``.
     package func start(from location: LocationManager, output: FixOutput?, control: ControlServer?) async {
-        let events = await location.events(bufferSize: 4_096, includingSentences: includesSentences)
+        let events = await location.events(
+            bufferSize: 4_096, includingSentences: includesSentences, holdingSource: true)
         let task = Task { await forward(events, output: output, control: control) }
         state.withLock { $0.task = task }
     }
 
-    /// Forwards the events already received, then ends the task.
+    /// Forwards the events already received, then ends the task, and logs how many events it lost in all.
     package func stop() async {
         let task = state.withLock { state in
             defer { state.task = nil }
@@ -62,6 +75,11 @@ package final class ReportForwarder: Sendable {
         }
         task?.cancel()
         await task?.value
+        guard task != nil else { return }
+        let dropped = droppedEventCount
+        logger.log(
+            dropped == 0 ? .info : .warning,
+            "reports: \(dropped) location events dropped before the output, the watchers and the listener read them")
     }
 
     /// Makes `listener` get the reports from now on, starting with the device's state and the latest SKY.
@@ -82,6 +100,7 @@ package final class ReportForwarder: Sendable {
         var writer = GPSDReportWriter()
         var lastSky: SkyView?
         var lastFixTime: GNSSTime?
+        var waitedForOutput = false
         for await event in events {
             switch event {
             case .fix(let fix):
@@ -98,8 +117,16 @@ package final class ReportForwarder: Sendable {
                 }
                 guard output != nil || control != nil else { continue }
                 let line = object + [0x0A]
-                output?.write(line)
                 control?.broadcast(line)
+                if let output, output.write(line), sourceWaits, !Task.isCancelled {
+                    if !waitedForOutput {
+                        waitedForOutput = true
+                        logger.notice(
+                            "output \(output.path == "-" ? "standard output" : output.path) is slower than the source: "
+                                + "reading the source no faster than the output takes TPV lines")
+                    }
+                    await output.waitForRoom()
+                }
             case .satellites(let sky):
                 guard sky != lastSky else { continue }
                 lastSky = sky
@@ -131,10 +158,14 @@ package final class ReportForwarder: Sendable {
                     if let report { state.listener?.publish(report) }
                 }
             case .dropped(let count):
+                let total = state.withLock { state in
+                    state.droppedEvents += count
+                    return state.droppedEvents
+                }
                 logger.log(
                     .warning, repeating: "location events dropped",
                     "the reports fell behind the source: \(count) events dropped"
-                ) { "the reports fell behind the source \($0) times since the last line" }
+                ) { "the reports fell behind the source \($0) times since the last line (\(total) events dropped in all)" }
             }
         }
     }
