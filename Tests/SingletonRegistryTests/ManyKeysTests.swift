@@ -39,7 +39,8 @@ import Testing
         Self.set(Int.self, from: 0, to: 39, in: singletons) { $0 * 10 }
         #expect(Self.values(Int.self, from: 0, to: 39, in: singletons) == (0...39).map { $0 * 10 })
         #expect(singletons.entries.map(\.name) == names, "replacing keeps each key in its place")
-        #expect(Self.values(String.self, from: 0, to: 2, in: singletons) == [-2, -2, -2], "keys never set: the test value")
+        #expect(
+            Self.values(String.self, from: 0, to: 2, in: singletons) == [-2, -2, -2], "keys never set: the test value")
     }
 
     @Test @RegistryActor

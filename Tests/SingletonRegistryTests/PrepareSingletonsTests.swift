@@ -40,14 +40,14 @@ import Testing
     @Test func aValueSetProcessWideAfterItWasReadIsWarnedOnceAndTakesEffect() async {
         await Self.collect()
         let values = await withLiveSingletons {
-          await Task { @RegistryActor in
-            let first = appSingletons[ReadFirstKey.self]
-            appSingletons[ReadFirstKey.self] = "set late"
-            let second = appSingletons[ReadFirstKey.self]
-            appSingletons.restoreLiveValue(of: ReadFirstKey.self)
-            appSingletons[ReadFirstKey.self] = "set again"
-            return [first, second, appSingletons[ReadFirstKey.self]]
-        }.value
+            await Task { @RegistryActor in
+                let first = appSingletons[ReadFirstKey.self]
+                appSingletons[ReadFirstKey.self] = "set late"
+                let second = appSingletons[ReadFirstKey.self]
+                appSingletons.restoreLiveValue(of: ReadFirstKey.self)
+                appSingletons[ReadFirstKey.self] = "set again"
+                return [first, second, appSingletons[ReadFirstKey.self]]
+            }.value
         }
         #expect(values == ["live", "set late", "set again"])
         let warnings = await Self.warnings(about: "readFirst")
@@ -58,13 +58,13 @@ import Testing
     @Test func aValuePreparedBeforeAnyReadIsNotWarned() async {
         await Self.collect()
         let values = await withLiveSingletons {
-          await Task { @RegistryActor in
-            prepareSingletons {
-                $0[PreparedKey.self] = "prepared"
-                $0[PartKey.self].units = "metric"  // read inside the preparation: no earlier read
-            }
-            return [appSingletons[PreparedKey.self], appSingletons[PartKey.self].units]
-        }.value
+            await Task { @RegistryActor in
+                prepareSingletons {
+                    $0[PreparedKey.self] = "prepared"
+                    $0[PartKey.self].units = "metric"  // read inside the preparation: no earlier read
+                }
+                return [appSingletons[PreparedKey.self], appSingletons[PartKey.self].units]
+            }.value
         }
         #expect(values == ["prepared", "metric"])
         #expect(await Self.warnings(about: "prepared").isEmpty)
@@ -74,15 +74,15 @@ import Testing
     @Test func aValuePreparedAfterItWasReadOrDeclaredIsWarned() async {
         await Self.collect()
         let values = await withLiveSingletons {
-          await Task { @RegistryActor in
-            let read = appSingletons[PreparedLateKey.self]
-            appSingletons.declare(DeclaredKey.self)
-            prepareSingletons {
-                $0[PreparedLateKey.self] = "prepared"
-                $0[DeclaredKey.self] = "prepared"
-            }
-            return [read, appSingletons[PreparedLateKey.self], appSingletons[DeclaredKey.self]]
-        }.value
+            await Task { @RegistryActor in
+                let read = appSingletons[PreparedLateKey.self]
+                appSingletons.declare(DeclaredKey.self)
+                prepareSingletons {
+                    $0[PreparedLateKey.self] = "prepared"
+                    $0[DeclaredKey.self] = "prepared"
+                }
+                return [read, appSingletons[PreparedLateKey.self], appSingletons[DeclaredKey.self]]
+            }.value
         }
         #expect(values == ["live", "prepared", "prepared"])
         #expect(await Self.warnings(about: "preparedLate").count == 1)

@@ -56,7 +56,10 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("c.sock")
         let daemon = try SingletondProcess(
-            ["--nmea-tcp", "127.0.0.1:\(peer.port)", "--control", path, "--output", "/dev/null", "--stop-timeout", "60"],
+            [
+                "--nmea-tcp", "127.0.0.1:\(peer.port)", "--control", path, "--output", "/dev/null", "--stop-timeout",
+                "60",
+            ],
             cpus: "0")
         defer { daemon.kill() }
         try #require(await daemon.stderr.line(containing: " ready: ", timeout: 60) != nil, "\(daemon.stderr.history)")
@@ -76,7 +79,9 @@ import Testing
         let client = try #require(StreamClient(path: path))
         client.send("{\"cmd\":\"status\"}\n")
         let status = await client.readLine(timeout: 60)
-        #expect(status?.hasPrefix("{\"class\":\"STATUS\"") == true, "no status during the flood: \(String(describing: status))")
+        #expect(
+            status?.hasPrefix("{\"class\":\"STATUS\"") == true,
+            "no status during the flood: \(String(describing: status))")
         client.disconnect()
 
         daemon.signal(SIGTERM)

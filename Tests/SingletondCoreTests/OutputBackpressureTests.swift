@@ -25,6 +25,16 @@ import Testing
         #expect(totals?.hasSuffix(" \(decoded.count + 1) TPV lines written, 0 lost") == true, "\(log.suffix(8))")
     }
 
+    /// Waits until `path` holds `count` lines: the output took every fix the source gave (a stop before then counts
+    /// the lines still on their way as lost, which is what the stop's total says, not what these tests check).
+    private static func waitForLines(_ path: String, count: Int) async throws {
+        let full = try await Polling.firstAnswer(while: { true }) { () -> Bool? in
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return text.utf8.lazy.filter { $0 == 0x0A }.count >= count ? true : nil
+        }
+        try #require(full == true, "the output never held \(count) lines")
+    }
+
     /// `--nmea FILE --output OUT` on 50,000 epochs, read as fast as they decode: every fix reaches the file.
     @Test func aFileOfFiftyThousandEpochsLosesNoFixAtTheOutput() async throws {
         let directory = TemporaryDirectory()
@@ -34,13 +44,15 @@ import Testing
         try SingletondEndToEndTests.manyCycles(50_000).write(toFile: track, atomically: false, encoding: .utf8)
         let daemon = try SingletondProcess(["--nmea", track, "--control", directory.file("c.sock"), "--output", out])
         defer { daemon.kill() }
-        let ended = await daemon.stderr.line(containing: "location: idle (NMEA file", timeout: 300)
+        let ended = await daemon.stderr.line(containing: "location: idle (\(track) ended)", timeout: 300)
         try #require(ended != nil, "\(daemon.stderr.history.suffix(8))")
+        let decoded = try await Self.decoded(track, device: track)
+        try await Self.waitForLines(out, count: decoded.count + 1)
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
         let log = daemon.stderr.history + (await daemon.stderr.rest())
         let output = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
-        Self.expectNoLoss(output: output, decoded: try await Self.decoded(track, device: track), log: log)
+        Self.expectNoLoss(output: output, decoded: decoded, log: log)
     }
 
     /// A TCP peer that sends 30,000 epochs in one burst and closes: the daemon reads it no faster than the output
@@ -67,11 +79,13 @@ import Testing
         defer { daemon.kill() }
         let closed = await daemon.stderr.line(containing: "closed the connection", timeout: 300)
         try #require(closed != nil, "\(daemon.stderr.history.suffix(8))")
+        let decoded = try await Self.decoded(track, device: device)
+        try await Self.waitForLines(out, count: decoded.count + 1)
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
         let log = daemon.stderr.history + (await daemon.stderr.rest())
         let output = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
-        Self.expectNoLoss(output: output, decoded: try await Self.decoded(track, device: device), log: log)
+        Self.expectNoLoss(output: output, decoded: decoded, log: log)
     }
 
     /// An output whose reader stopped (a FIFO nobody reads), written as a source that cannot wait writes it: the

@@ -165,7 +165,9 @@ package final class ReportForwarder: Sendable {
                 logger.log(
                     .warning, repeating: "location events dropped",
                     "the reports fell behind the source: \(count) events dropped"
-                ) { "the reports fell behind the source \($0) times since the last line (\(total) events dropped in all)" }
+                ) {
+                    "the reports fell behind the source \($0) times since the last line (\(total) events dropped in all)"
+                }
             }
         }
     }

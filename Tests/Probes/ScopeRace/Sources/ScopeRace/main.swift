@@ -46,7 +46,6 @@ func check(own: Int, ended: Flag, wrote: Tagged?) {
 
 let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
 
-
 /// One scope entered from nonisolated code, whose tasks (one nested in a scope of its own, one that stores a value
 /// of its own) outlive it; a weak reference to its container is kept and read after the end.
 nonisolated func trial(_ id: Int) async {
@@ -60,16 +59,18 @@ nonisolated func trial(_ id: Int) async {
         weakly.set($0)
     }) {
         tasks.append(Task { await check(own: id, ended: ended, wrote: Tagged?.none) })
-        tasks.append(Task {
-            await withSingletons({ _ in }) {
-                await Task.yield()
-                await check(own: id, ended: ended, wrote: Tagged?.none)
-            }
-        })
-        tasks.append(Task {
-            let late = Tagged(scope: -id)
-            await check(own: id, ended: ended, wrote: late)
-        })
+        tasks.append(
+            Task {
+                await withSingletons({ _ in }) {
+                    await Task.yield()
+                    await check(own: id, ended: ended, wrote: Tagged?.none)
+                }
+            })
+        tasks.append(
+            Task {
+                let late = Tagged(scope: -id)
+                await check(own: id, ended: ended, wrote: late)
+            })
     }
     ended.value.store(true, ordering: .releasing)
     for task in tasks { await task.value }
