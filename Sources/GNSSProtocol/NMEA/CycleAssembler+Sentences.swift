@@ -157,21 +157,21 @@ extension CycleAssembler {
         return true
     }
 
-    /// GSA: fix mode, satellites used, DOPs.
-    mutating func applyGSA(_ fields: NMEAFields, system: NMEASatelliteNumbering.System) -> Bool {
+    /// GSA of talker `a b`: fix mode, satellites used, DOPs.
+    mutating func applyGSA(_ fields: NMEAFields, talker a: UInt8, _ b: UInt8) -> Bool {
         switch fields.first(2) {
         case 0x31: setMode(.noFix)
         case 0x32: setMode(.twoD)
         case 0x33: setMode(.threeD)
         default: break
         }
-        sky.applyGSA(fields, system: system)
+        sky.applyGSA(fields, talker: a, b)
         return true
     }
 
-    /// GSV: satellites in view.
-    mutating func applyGSV(_ fields: NMEAFields, system: NMEASatelliteNumbering.System) -> Bool {
-        sky.applyGSV(fields, system: system)
+    /// GSV of talker `a b`: satellites in view.
+    mutating func applyGSV(_ fields: NMEAFields, talker a: UInt8, _ b: UInt8) -> Bool {
+        sky.applyGSV(fields, talker: a, b)
         return true
     }
 

@@ -150,7 +150,6 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             }
             fields.time = time
         }
-        let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
         if type != .gsv && type != .gsa {
             // A cycle that a timestamped sentence ends goes out before the view completed at its end: gpsd sends
             // that view when its last GSV arrives, after its last report of the cycle.
@@ -163,8 +162,8 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .rmc: cycle.applyRMC(fields, reports: &reports)
             case .gll: cycle.applyGLL(fields, reports: &reports)
             case .gns: cycle.applyGNS(fields, reports: &reports)
-            case .gsa: cycle.applyGSA(fields, system: system)
-            case .gsv: cycle.applyGSV(fields, system: system)
+            case .gsa: cycle.applyGSA(fields, talker: p[1], p[2])
+            case .gsv: cycle.applyGSV(fields, talker: p[1], p[2])
             case .vtg: cycle.applyVTG(fields)
             case .zda: cycle.applyZDA(fields, reports: &reports)
             case .gbs: cycle.applyGBS(fields, reports: &reports)

@@ -41,7 +41,7 @@ struct SkyAssembler: Sendable {
     mutating func setHDOP(_ hdop: Double) { view.hdop = hdop }
 
     /// Applies a GSA: fix mode aside (the cycle takes it), the satellites used and PDOP, HDOP, VDOP.
-    mutating func applyGSA(_ f: NMEAFields, system talkerSystem: NMEASatelliteNumbering.System) {
+    mutating func applyGSA(_ f: NMEAFields, talker a: UInt8, _ b: UInt8) {
         if !previousWasGSA {
             used.removeAll()
             usedCount = 0
@@ -50,12 +50,12 @@ struct SkyAssembler: Sendable {
         previousWasGSV = false
         // gpsd 3.22 numbers a GSA's satellites by its talker alone: it reads NMEA 4.10's system ID (field 18) as a
         // signal ID, so a GNGSA lists GPS-numbered satellites whatever system it names.
-        let system = talkerSystem
+        let system = NMEASatelliteNumbering.systemID(talker: b)
         for k in 3...14 {
-            if let n = f.int(k), let id = NMEASatelliteNumbering.identify(n, system: system),
-                usedCount < 256
+            if let n = f.int(k), case let prn = NMEASatelliteNumbering.identify(n, talker: a, b, system: system).prn,
+                prn > 0, usedCount < 256
             {
-                used.insert(id.prn)
+                used.insert(prn)
                 usedCount &+= 1
             }
         }
@@ -65,7 +65,7 @@ struct SkyAssembler: Sendable {
     }
 
     /// Applies one GSV part.
-    mutating func applyGSV(_ f: NMEAFields, system: NMEASatelliteNumbering.System) {
+    mutating func applyGSV(_ f: NMEAFields, talker a: UInt8, _ b: UInt8) {
         guard let total = f.int(1), let part = f.int(2), total >= 1, part >= 1, part <= total else {
             return
         }
@@ -81,9 +81,12 @@ struct SkyAssembler: Sendable {
         var k = 4
         while k < f.count / 4 * 4 {
             // gpsd 3.22 takes the constellation from the talker in a series' first part only; in later parts a
-            // number above 32 is read by the NMEA 2.x ranges (33-64 SBAS, 65-96 GLONASS, ...).
+            // number above 32 is read by the NMEA 2.x ranges (33-64 SBAS, 65-96 GLONASS, 201-237 BeiDou ...). A
+            // number gpsd cannot place (PRN 0) is reported nowhere.
             if let n = f.int(k),
-                let id = NMEASatelliteNumbering.identify(n, system: part == 1 || n <= 32 ? system : .byRange)
+                case let id = NMEASatelliteNumbering.identify(
+                    n, talker: a, b, system: part == 1 ? NMEASatelliteNumbering.systemID(talker: b) : 0),
+                id.prn > 0
             {
                 // As gpsd reads them: whole numbers, an empty field being 0; an elevation beyond ±90 degrees or an
                 // azimuth outside 0...359 is dropped, as gpsd leaves it out of SKY and out of the DOPs.
@@ -95,7 +98,8 @@ struct SkyAssembler: Sendable {
                 if view.satellites.count < 256 {
                     view.satellites.append(
                         Satellite(
-                            prn: id.prn, gnssID: id.gnssID, svID: id.svID, elevation: el, azimuth: az,
+                            prn: id.prn, gnssID: id.svID == 0 ? nil : id.gnssID, svID: id.svID == 0 ? nil : id.svID,
+                            elevation: el, azimuth: az,
                             signalStrength: ss, used: ss > 0 && used.contains(id.prn),
                             signalID: signal == 0 ? nil : signal))
                 }
