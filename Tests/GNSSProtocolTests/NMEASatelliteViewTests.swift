@@ -49,4 +49,47 @@ import Testing
         #expect(sky.satellitesInView == 2)
         #expect(sky.satellites.map(\.prn) == [414, 408])
     }
+
+    /// `quectelLC79D.log` (Quectel LC79D): one cycle split over GP (two signals), GL, QZ, BD and GA series, then a
+    /// GPGSA and two GNGSAs.
+    static let quectelCycle = [
+        "$GPGGA,115033.00,5002.457296,N,01958.828604,E,1,20,0.4,246.0,M,,M,,*78",
+        "$GPGSV,3,1,10,02,25,260,39,04,15,092,27,05,,,14,06,12,215,45*4D",
+        "$GPGSV,3,2,10,07,80,137,44,09,53,089,27,30,55,211,49*44",
+        "$GPGSV,3,3,10,06,,,40,09,,,27,30,,,39,8*6B",
+        "$GLGSV,2,1,06,74,20,191,42,70,38,115,43,73,64,151,49,88,15,341,22*6C",
+        "$GLGSV,2,2,06,71,,,27,72,32,310,16*51",
+        "$QZGSV,1,1,01,02,05,042,29*5E",
+        "$BDGSV,1,1,01,219,,,47*50",
+        "$GAGSV,2,1,04,102,28,167,40,103,69,097,33*61",
+        "$GAGSV,2,2,04,102,,,40,103,,,29,1*7F",
+        "$GPGSA,A,3,02,04,06,07,09,30,,,,,,,1.37,0.77,1.14*0E",
+        "$GNGSA,A,3,02,04,06,07,09,30,,,,,,,1.37,0.77,1.14*10",
+        "$GNGSA,A,3,70,72,73,74,88,,,,,,,,1.37,0.77,1.14*18",
+        "$GPRMC,115033.00,A,5002.457296,N,01958.828604,E,0.0,,301120,,,A*7D",
+    ]
+
+    @Test func aViewSplitOverFiveTalkersKeepsEverySeries() throws {
+        let sky = try #require(Self.decode(Self.quectelCycle).last)
+        #expect(sky.satellitesInView == 20)
+        #expect(
+            sky.satellites.map(\.prn) == [
+                2, 4, 5, 6, 7, 9, 30, 6, 9, 30, 74, 70, 73, 88, 71, 72, 194, 419, 302, 303,
+            ])
+    }
+
+    /// `quectel.log`: an NMEA 4.10 GSA (system ID 1 at its end). gpsd 3.22 reads one field more than the twelve
+    /// satellites there, the PDOP, whose whole part (1 of 1.3) it lists as satellite 1, which the GSV shows.
+    @Test func anNMEA410GSAListsItsPDOPsWholePartAsGpsdDoes() throws {
+        let sky = try #require(
+            Self.decode([
+                "$GPGSA,A,2,06,07,11,19,22,28,30,,,,,,1.3,1.0,0.8,1*25",
+                "$GPGSV,3,1,11,01,37,122,33,03,03,074,38,06,15,348,37,07,18,022,51,1*69",
+                "$GPGSV,3,2,11,11,13,133,37,19,43,291,33,22,07,094,43,30,47,008,54,1*63",
+                "$GPGSV,3,3,11,13,21,278,,39,,,34,46,,,50,1*52",
+                "$GPGGA,022026.00,3644.759390,S,17444.072857,E,1,08,1.0,56.1,M,37.0,M,,*43",
+            ]).last)
+        #expect(sky.satellitesInView == 11)
+        #expect(sky.satellites.filter(\.used).map(\.prn) == [1, 6, 7, 11, 19, 22, 30])
+    }
 }
