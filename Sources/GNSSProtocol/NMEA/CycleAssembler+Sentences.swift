@@ -157,21 +157,26 @@ extension CycleAssembler {
         return true
     }
 
-    /// GSA: fix mode, satellites used, DOPs.
-    mutating func applyGSA(_ fields: NMEAFields, system: NMEASatelliteNumbering.System) -> Bool {
+    /// GSA of talker `a b`: fix mode (when gpsd takes it, see ``SkyAssembler/applyGSA(_:talker:_:)``), satellites
+    /// used, DOPs.
+    mutating func applyGSA(_ fields: NMEAFields, talker a: UInt8, _ b: UInt8) -> Bool {
+        guard sky.applyGSA(fields, talker: a, b) else { return true }
         switch fields.first(2) {
         case 0x31: setMode(.noFix)
         case 0x32: setMode(.twoD)
         case 0x33: setMode(.threeD)
         default: break
         }
-        sky.applyGSA(fields, system: system)
         return true
     }
 
-    /// GSV: satellites in view.
-    mutating func applyGSV(_ fields: NMEAFields, system: NMEASatelliteNumbering.System) -> Bool {
-        sky.applyGSV(fields, system: system)
+    /// GSV of talker `a b`: satellites in view. A completed view not reported yet goes out before a GSV that
+    /// starts the next one afresh (gpsd sent it when it completed).
+    mutating func applyGSV(
+        _ fields: NMEAFields, talker a: UInt8, _ b: UInt8, reports: inout some NMEAReportSink
+    ) -> Bool {
+        if sky.startsAfresh(fields, talker: b) { finishSky(&reports) }
+        sky.applyGSV(fields, talker: a, b)
         return true
     }
 

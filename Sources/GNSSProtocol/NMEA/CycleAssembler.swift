@@ -172,6 +172,11 @@ struct CycleAssembler: Sendable {
     /// Ends the input: reports a cycle that was not reported yet.
     mutating func finish(_ reports: inout some NMEAReportSink) {
         reportUnreported(&reports)
+        finishSky(&reports)
+    }
+
+    /// Hands out a completed sky view that was not reported yet.
+    mutating func finishSky(_ reports: inout some NMEAReportSink) {
         if sky.finish(time: fix.time) {
             skyViewsReported += 1
             reports.sky(sky.view)

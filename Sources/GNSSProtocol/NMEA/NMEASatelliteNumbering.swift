@@ -1,75 +1,86 @@
-/// Maps NMEA satellite numbers to gpsd's PRN, `gnssid` and `svid` numbering.
+/// Maps NMEA satellite numbers to gpsd 3.22's PRN, `gnssid` and `svid` numbering (`nmeaid_to_prn` in
+/// `driver_nmea0183.c`), quirks included.
 ///
-/// gpsd's numbering (SKY `PRN`): GPS 1–32, SBAS 33–64 and 120–158, GLONASS 65–96, QZSS 193–202, Galileo 301–336,
-/// BeiDou 401–463. NavIC, which gpsd 3.22 drops, is numbered 501–514 here with gnssid 7.
+/// gpsd's numbering (SKY `PRN`): GPS 1–32, SBAS 33–64 and 120–158, GLONASS 65–96, IMES 173–182, QZSS 193–197,
+/// Galileo 301–356, BeiDou 401–437; SkyTraq's and SiRF's BeiDou 201–237 become 401–437. NavIC (`GI`), which
+/// gpsd 3.22's lexer drops, is numbered 501 and up here with gnssid 7, as that function numbers it.
 enum NMEASatelliteNumbering {
-    /// The constellation a talker (`GP`, `GL` ...) or an NMEA 4.10 system ID names.
-    enum System: UInt8, Sendable {
-        /// Decide by the number's range (`GP`, `GN` and unknown talkers).
-        case byRange, glonass, galileo, beidou, qzss, navic
-    }
-
-    /// The system of a two-letter talker.
+    /// The NMEA 4.10 system ID gpsd takes from a GSA's, or a GSV series' first part's, talker: only the talker's
+    /// second letter counts (`A` Galileo 3, `B`/`D` BeiDou 4, `I` NavIC 6, `L` GLONASS 2, `Q`/`Z` QZSS 5), 0 for the
+    /// others (`GP`, `GN`), which leave the number and the talker to decide.
     @inline(__always)
-    static func system(talker a: UInt8, _ b: UInt8) -> System {
-        switch (a, b) {
-        case (0x47, 0x4C): .glonass  // GL
-        case (0x47, 0x41): .galileo  // GA
-        case (0x47, 0x42), (0x42, 0x44): .beidou  // GB, BD
-        case (0x47, 0x51), (0x51, 0x5A): .qzss  // GQ, QZ
-        case (0x47, 0x49): .navic  // GI
-        default: .byRange
+    static func systemID(talker b: UInt8) -> Int {
+        switch b {
+        case 0x41: 3  // A
+        case 0x42, 0x44: 4  // B, D
+        case 0x49: 6  // I
+        case 0x4C: 2  // L
+        case 0x51, 0x5A: 5  // Q, Z
+        default: 0
         }
     }
 
-    /// The system of an NMEA 4.10 GSA/GSV system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
-    static func system(id: Int) -> System? {
-        switch id {
-        case 1: .byRange
-        case 2: .glonass
-        case 3: .galileo
-        case 4: .beidou
-        case 5: .qzss
-        case 6: .navic
-        default: nil
-        }
+    /// gpsd's (PRN, gnssid, svid) for satellite `number` under talker `a b` and NMEA system ID `system` (0: none
+    /// known); PRN 0 is a number gpsd cannot place: it keeps the satellite's place in the view but reports it nowhere.
+    static func identify(_ number: Int, talker a: UInt8, _ b: UInt8, system: Int) -> (prn: Int, gnssID: Int, svID: Int) {
+        guard number > 0 else { return (0, 0, 0) }
+        if system > 0 { return identify(number, system: system) }
+        if number <= 32 { return identify(number, talker: a, b) }
+        return identify(byRange: number)
     }
 
-    /// gpsd's (PRN, gnssid, svid) for satellite `number` reported under `system`, or `nil` for an unusable number.
-    @inline(__always)
-    static func identify(_ number: Int, system: System) -> (prn: Int, gnssID: Int, svID: Int)? {
-        guard number > 0 else { return nil }
+    /// `nmeaid_to_prn` where the system ID is known (2–6: gpsd 3.22 takes it from the talker, never 1 for GPS).
+    private static func identify(_ n: Int, system: Int) -> (prn: Int, gnssID: Int, svID: Int) {
         switch system {
-        case .glonass:
-            if number <= 32 { return (64 + number, 6, number) }
-            if (65...96).contains(number) { return (number, 6, number - 64) }
-            return nil
-        case .galileo:
-            if number <= 36 { return (300 + number, 2, number) }
-            if (301...336).contains(number) { return (number, 2, number - 300) }
-            return nil
-        case .beidou:
-            if number <= 63 { return (400 + number, 3, number) }
-            if (401...463).contains(number) { return (number, 3, number - 400) }
-            return nil
-        case .qzss:
-            if number <= 10 { return (192 + number, 5, number) }
-            if (193...202).contains(number) { return (number, 5, number - 192) }
-            return nil
-        case .navic:
-            if number <= 14 { return (500 + number, 7, number) }
-            return nil
-        case .byRange:
-            switch number {
-            case 1...32: return (number, 0, number)
-            case 33...64: return (number, 1, number + 87)
-            case 65...96: return (number, 6, number - 64)
-            case 120...158: return (number, 1, number)
-            case 193...202: return (number, 5, number - 192)
-            case 301...336: return (number, 2, number - 300)
-            case 401...463: return (number, 3, number - 400)
-            default: return nil
-            }
+        case 2:
+            let sv = n < 64 ? n : n - 64
+            return (64 + sv, 6, sv)
+        case 3:
+            let sv = n < 100 ? n : n - 100
+            return (300 + sv, 2, sv)
+        case 4:
+            let sv = n < 100 ? n : n - 200
+            return (400 + sv, 3, sv)
+        case 5:
+            let sv = n < 100 ? n : n - 192
+            return (192 + sv, 5, sv)
+        case 6:
+            return (n + 500, 7, n)
+        default:
+            return (0, 0, 0)
+        }
+    }
+
+    /// `nmeaid_to_prn` for numbers 1–32 without a system ID: the talker decides.
+    private static func identify(_ n: Int, talker a: UInt8, _ b: UInt8) -> (prn: Int, gnssID: Int, svID: Int) {
+        switch (a, b) {
+        case (0x47, 0x41): (300 + n, 2, n)  // GA Galileo
+        case (0x47, 0x42), (0x42, 0x44), (0x50, 0x51): (400 + n, 3, n)  // GB, BD, PQ (Quectel) BeiDou
+        case (0x47, 0x49): (500 + n, 7, n)  // GI NavIC
+        case (0x47, 0x4C): (64 + n, 6, n)  // GL GLONASS
+        case (0x47, 0x51), (0x51, 0x5A): (192 + n, 5, n)  // GQ, QZ QZSS
+        default: (n, 0, n)  // GP, GN and the rest: GPS
+        }
+    }
+
+    /// `nmeaid_to_prn` for numbers above 32 without a system ID: the number's range decides, whatever the talker.
+    private static func identify(byRange n: Int) -> (prn: Int, gnssID: Int, svID: Int) {
+        switch n {
+        case ...64: (n, 1, n + 87)  // SBAS
+        case ...96: (n, 6, n - 64)  // GLONASS
+        case ...119: (0, 0, 0)
+        case ...158: (n, 1, n)  // SBAS
+        case ...172: (0, 0, 0)
+        case ...182: (n, 4, n - 172)  // IMES
+        case ...192: (0, 0, 0)
+        case ...197: (n, 5, n - 192)  // QZSS
+        case ...200: (0, 0, 0)
+        case ...237: (n + 200, 3, n - 200)  // BeiDou as SkyTraq and SiRF number it
+        case ...300: (0, 0, 0)
+        case ...356: (n, 2, n - 300)  // Galileo
+        case ...400: (0, 0, 0)
+        case ...437: (n, 3, n - 400)  // BeiDou
+        default: (0, 0, 0)
         }
     }
 }

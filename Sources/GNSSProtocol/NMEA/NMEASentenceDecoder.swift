@@ -112,6 +112,10 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
                 return
             }
         }
+        // Every `$` sentence that passes its checksum reaches gpsd's parser, which then forgets which talker sent the
+        // last GSV and GSA: a proprietary sentence inside a GSV series starts the next series' view afresh.
+        // (Sentences of a known type do so below, once the cycle they end has gone out.)
+        if p[0] == 0x24 && (type == nil || p[1] == 0x50) { cycle.sky.forgetTalkers() }
         // Address: a two-letter talker and a three-letter type; `$P...` is proprietary, `!` is AIS.
         if p[0] == 0x24, p[1] == 0x50, bodyEnd >= 6,
             applyProprietary(p, bodyEnd, scanned.count, starts, &reports)
@@ -129,7 +133,6 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         var fields = NMEAFields(base: p + 1, starts: starts, count: scanned.count)
         guard let type else {
             tallies.unsupported += 1
-            cycle.otherSentence(&reports)
             // DBT (depth below transducer) is gpsd 3.22's cycle continuer when it has its 6 fields, counted as
             // gpsd does: the checksum's place is a field.
             if p[3] == 0x44, p[4] == 0x42, p[5] == 0x54,
@@ -150,7 +153,6 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             }
             fields.time = time
         }
-        let system = NMEASatelliteNumbering.system(talker: p[1], p[2])
         if type != .gsv && type != .gsa {
             // A cycle that a timestamped sentence ends goes out before the view completed at its end: gpsd sends
             // that view when its last GSV arrives, after its last report of the cycle.
@@ -163,8 +165,8 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             case .rmc: cycle.applyRMC(fields, reports: &reports)
             case .gll: cycle.applyGLL(fields, reports: &reports)
             case .gns: cycle.applyGNS(fields, reports: &reports)
-            case .gsa: cycle.applyGSA(fields, system: system)
-            case .gsv: cycle.applyGSV(fields, system: system)
+            case .gsa: cycle.applyGSA(fields, talker: p[1], p[2])
+            case .gsv: cycle.applyGSV(fields, talker: p[1], p[2], reports: &reports)
             case .vtg: cycle.applyVTG(fields)
             case .zda: cycle.applyZDA(fields, reports: &reports)
             case .gbs: cycle.applyGBS(fields, reports: &reports)

@@ -1,4 +1,4 @@
-/// A set of satellite PRNs, one bit each: ``NMEASatelliteNumbering/identify(_:system:)`` gives PRNs of 1...514, all
+/// A set of satellite PRNs, one bit each: ``NMEASatelliteNumbering/identify(_:talker:_:system:)`` gives PRNs from 1, most
 /// below the 576 bits here. PRNs outside 0..<576 are never members and cannot be inserted.
 struct PRNSet: Sendable {
     private var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
