@@ -1,5 +1,6 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import Synchronization
 import Testing
 
 /// Endpoints made with `unimplemented`: a call in a test records an issue naming the endpoint and the test, at the
@@ -73,6 +74,23 @@ import Testing
         }
     }
 
+    /// A test with the trait whose call of a throwing endpoint lets the error escape is failed once, by the issue at
+    /// the call: the trait does not record the escaped error a second time.
+    @Test func aThrowingEndpointWhoseErrorEscapesATraitTestReportsOnce() async throws {
+        let trait = SingletonsTrait.singletons { _ in }
+        let test = try #require(Test.current)
+        let issues = Counter()
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                _ = try await Self.client.load(1, "a", true)
+            }
+        } matching: { _ in
+            issues.add()
+            return true
+        }
+        #expect(issues.value == 1, "one report of the call")
+    }
+
     /// A detached task runs for no test: the throwing endpoint throws, and records nothing.
     @Test func outsideATestAThrowingEndpointOnlyThrows() async {
         let error = await Task.detached { () -> (any Error)? in
@@ -98,4 +116,11 @@ import Testing
         #expect(sum == -1)
         #expect(reports.all == ["Unimplemented: Client.sum was called in test harness case"])
     }
+}
+
+/// A count that a known-issue matcher, which runs on any thread, adds to.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

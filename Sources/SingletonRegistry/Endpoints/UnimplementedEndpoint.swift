@@ -17,8 +17,6 @@ package struct UnimplementedEndpoint: Sendable {
         self.column = column
     }
 
-    /// The error a throwing endpoint throws.
-    var error: UnimplementedEndpointError { UnimplementedEndpointError(endpoint: description) }
 
     /// Records "Unimplemented: `description` was called in test `name`" against the test the calling task runs for,
     /// at the place the endpoint was written; `false`, recording nothing, when the task runs for no test.
@@ -39,7 +37,6 @@ package struct UnimplementedEndpoint: Sendable {
 
     /// Records the call in a test; then, in a test or not, throws ``UnimplementedEndpointError``.
     func recordAndThrow() throws -> Never {
-        _ = recordInTest()
-        throw error
+        throw UnimplementedEndpointError(endpoint: description, wasRecorded: recordInTest())
     }
 }
