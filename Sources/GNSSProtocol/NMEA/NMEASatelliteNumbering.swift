@@ -22,7 +22,8 @@ enum NMEASatelliteNumbering {
 
     /// gpsd's (PRN, gnssid, svid) for satellite `number` under talker `a b` and NMEA system ID `system` (0: none
     /// known); PRN 0 is a number gpsd cannot place: it keeps the satellite's place in the view but reports it nowhere.
-    static func identify(_ number: Int, talker a: UInt8, _ b: UInt8, system: Int) -> (prn: Int, gnssID: Int, svID: Int) {
+    static func identify(_ number: Int, talker a: UInt8, _ b: UInt8, system: Int) -> (prn: Int, gnssID: Int, svID: Int)
+    {
         guard number > 0 else { return (0, 0, 0) }
         if system > 0 { return identify(number, system: system) }
         if number <= 32 { return identify(number, talker: a, b) }

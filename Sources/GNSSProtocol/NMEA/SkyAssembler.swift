@@ -53,7 +53,8 @@ struct SkyAssembler: Sendable {
         guard f.count > 3, f.count % 4 < 2 else { return true }
         let part = f.leadingInt(2)
         guard part == 1 else { return part < 1 }
-        return lastGSVTalker == 0 || (b == 0x50 && (f.count % 4 == 0 || Self.ubloxSignal(nmea: f.leadingInt(f.count - 1)) == 0))
+        return lastGSVTalker == 0
+            || (b == 0x50 && (f.count % 4 == 0 || Self.ubloxSignal(nmea: f.leadingInt(f.count - 1)) == 0))
     }
 
     /// Ends the input: returns whether a completed view was not reported yet, stamped `time`.

@@ -17,7 +17,6 @@ package struct UnimplementedEndpoint: Sendable {
         self.column = column
     }
 
-
     /// Records "Unimplemented: `description` was called in test `name`" against the test the calling task runs for,
     /// at the place the endpoint was written; `false`, recording nothing, when the task runs for no test.
     package func recordInTest() -> Bool {
