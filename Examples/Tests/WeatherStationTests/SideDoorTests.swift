@@ -42,7 +42,7 @@ extension AppSingletons {
 }
 
 /// No side door to the live world: a partial replacement starts from the test value, a value made while a configure
-/// closure runs sees what it set, a live value is made from live values, and a Dispatch callback keeps the test's
+/// closure runs sees what it set, a container made by hand gives test values, and a Dispatch callback keeps the test's
 /// values through `withEscapedSingletons`.
 @Suite struct SideDoorTests {
     @Test(.singletons { $0.buoy.name = "renamed" })
@@ -59,10 +59,12 @@ extension AppSingletons {
         #expect(await appSingletons.buoyReporter.buoy.name == "configured")
     }
 
+    /// A container made by hand inside a test is a test's too: a key it does not hold gives the key's test value,
+    /// never the live one.
     @Test(.singletons { $0.buoy = Buoy(name: "the test's", endpoint: "t://") })
-    func aLiveValueIsMadeFromLiveValuesEvenInsideATest() async {
+    func aHandMadeContainerInATestGivesTheTestValueNeverTheLiveOne() async {
         let reporter = await AppSingletons()[LiveBuoyReporterKey.self]
-        #expect(reporter.buoy == Buoy(name: "live buoy", endpoint: "https://buoys.invalid"))
+        #expect(reporter.buoy == Buoy(name: "unused", endpoint: ""))
     }
 
     @Test(.singletons { $0.buoy = Buoy(name: "the test's", endpoint: "t://") })

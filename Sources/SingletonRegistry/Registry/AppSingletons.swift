@@ -125,7 +125,10 @@ public class AppSingletons {
     /// where the chain ends.
     @usableFromInline
     final func slowReadBox(_ key: any SingletonKey.Type, accessor: StaticString) -> Unmanaged<AnySingletonBox> {
-        if RegistryContext.isTest { return TestReads.box(of: key, readFrom: self, accessor: accessor) }
+        // The box is held by a container, which keeps it past this call.
+        if RegistryContext.isTest {
+            return Unmanaged.passUnretained(TestReads.box(of: key, readFrom: self, accessor: accessor))
+        }
         let id = ObjectIdentifier(key)
         // A live value being made reads live values, whoever asked for it: no scope's value becomes part of it.
         let liveRoot = RegistryContext.liveRoot

@@ -36,7 +36,7 @@ package final class SingletonScope: AppSingletons {
     private var lifecycleBoxes: [AnySingletonBox] = []
 
     /// What a scope entered in a test process knows of its test; `nil` elsewhere.
-    @exclusivity(unchecked) var testRecord: SingletonTestRecord?
+    var testRecord: SingletonTestRecord?
 
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
         enclosingScope = enclosing

@@ -14,7 +14,7 @@ enum LiveSingletons {
     /// The box of `Key`'s live value, made now if this is the first time the process asks for it.
     static func box<Key: SingletonKey>(for key: Key.Type) -> SingletonBox<Key> {
         let id = ObjectIdentifier(key)
-        if let box = storage.box(for: id) { return unsafeDowncast(box, to: SingletonBox<Key>.self) }
+        if let box = storage.box(for: id) as? SingletonBox<Key> { return box }
         if making.contains(Key.name) {
             let chain = (making + [Key.name]).joined(separator: " -> ")
             fatalError(

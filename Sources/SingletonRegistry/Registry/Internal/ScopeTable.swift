@@ -86,6 +86,9 @@ enum ScopeTable {
         return Unmanaged.passUnretained(scope)
     }
 
+    /// The active scope of the calling task, retained; `nil` outside every active scope.
+    static var currentScope: SingletonScope? { scopeOfCurrentTask()?.takeUnretainedValue() }
+
     /// The value of `local` for the current task, read without retaining `local`.
     ///
     /// Nonisolated, so that the closure it passes runs no dynamic isolation check (a closure written inside an

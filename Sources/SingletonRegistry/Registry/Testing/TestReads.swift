@@ -21,14 +21,14 @@ enum TestReads {
     /// The box a read of `key` from `container` gets, when its chain holds none.
     static func box(
         of key: any SingletonKey.Type, readFrom container: AppSingletons, accessor: StaticString
-    ) -> Unmanaged<AnySingletonBox> {
+    ) -> AnySingletonBox {
         let id = ObjectIdentifier(key)
-        let scope = ScopeTable.scopeOfCurrentTask()?.takeUnretainedValue()
+        let scope = ScopeTable.currentScope
         // While a scope is configured, a read through `appSingletons` (a test value made there that reads another
         // key) sees what the configure closure has set so far.
         let reader: AppSingletons? = container.kind == .processWide ? (TestValues.configuring ?? scope) : container
-        if let reader, let box = reader.chainedBox(for: id) { return box }
-        if container.kind == .standalone, let box = scope?.chainedBox(for: id) { return box }
+        if let reader, let box = reader.box(for: id) { return box }
+        if container.kind == .standalone, let box = scope?.box(for: id) { return box }
         let name = accessorName(accessor, of: key)
         guard let test = currentTest() ?? scope?.test else {
             if scope == nil, SingletonScope.token != 0 {
@@ -37,10 +37,10 @@ enum TestReads {
                 SingletonScope.noteUnscopedRead(of: id, accessor: name)
             }
             let holder = container.kind == .standalone ? container : TestValues.runContainer
-            if let box = holder.ownBox(for: id) { return Unmanaged.passUnretained(box) }
+            if let box = holder.ownBox(for: id) { return box }
             return held(TestValues.makeBox(of: key, for: nil, accessor: name), in: holder)
         }
-        if let box = TestValues.existingContainer(for: test)?.ownBox(for: id) { return Unmanaged.passUnretained(box) }
+        if let box = TestValues.existingContainer(for: test)?.ownBox(for: id) { return box }
         if scope == nil, container.kind == .processWide {
             if SingletonScope.token != 0 {
                 UnattributedEscapes.noteReadAfterScopeEnded(accessor: name)
@@ -63,9 +63,9 @@ enum TestReads {
         return TestValues.container(for: test)
     }
 
-    private static func held(_ box: AnySingletonBox, in holder: AppSingletons) -> Unmanaged<AnySingletonBox> {
+    private static func held(_ box: AnySingletonBox, in holder: AppSingletons) -> AnySingletonBox {
         holder.hold(box)
-        return Unmanaged.passUnretained(box)
+        return box
     }
 
     /// Reports `message`: as an issue of the running test, or once for the run where no test runs.
