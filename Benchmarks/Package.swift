@@ -9,6 +9,8 @@ let package = Package(
     name: "Benchmarks",
     products: [
         .executable(name: "hop-bench", targets: ["HopBench"]),
+        // hop-bench's read cases in a test process (it links SingletonRegistryTesting), apart from hop-bench.
+        .executable(name: "test-scope-bench", targets: ["TestScopeBench"]),
         // The harness, as a product so that Peers measures with it.
         .library(name: "HopBenchCore", targets: ["HopBenchCore"]),
     ],
@@ -25,6 +27,15 @@ let package = Package(
                 .product(name: "GNSSLocation", package: "SingletonRegistry"),
             ],
             path: "HopBench"
+        ),
+        .executableTarget(
+            name: "TestScopeBench",
+            dependencies: [
+                "HopBenchCore",
+                .product(name: "SingletonRegistry", package: "SingletonRegistry"),
+                .product(name: "SingletonRegistryTesting", package: "SingletonRegistry"),
+            ],
+            path: "TestScopeBench"
         ),
         .testTarget(name: "HopBenchTests", dependencies: ["HopBenchCore"]),
     ],

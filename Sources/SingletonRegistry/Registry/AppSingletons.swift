@@ -113,11 +113,11 @@ public class AppSingletons {
     @usableFromInline @_effects(releasenone)
     final func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard kind == .processWide else { return chainedBox(for: id) }
-        guard ScopeTable.count != 0, let scope = ScopeTable.scopeOfCurrentTask() else {
-            return storage.unretainedBox(for: id)
-        }
-        // Borrowed in place: `chainedBox` releases nothing, and the table holds the scope for this job.
-        return scope._withUnsafeGuaranteedRef { $0.chainedBox(for: id) }
+        if ScopeTable.count == 0 { return storage.unretainedBox(for: id) }
+        guard let entry = ScopeTable.entryOfCurrentTask() else { return storage.unretainedBox(for: id) }
+        // Borrowed in place: `chainedBox` releases nothing, and the table holds the scope for this job. (Not
+        // `Unmanaged._withUnsafeGuaranteedRef`: its closure would be isolated, and checked dynamically every read.)
+        return entry.pointee.scope.unsafelyUnwrapped.chainedBox(for: id)
     }
 
     /// The slow path of a read, when ``fastReadBox(_:)`` found nothing: in a test process, ``TestReads``; in a live

@@ -73,17 +73,23 @@ enum ScopeTable {
         state.freeSlots.push(slot)
     }
 
-    /// The active scope of the calling task, unretained: the table holds it, and nothing can release it before the
-    /// caller's synchronous job on the actor ends. `nil` outside every active scope.
+    /// The entry of the calling task's active scope, `nil` outside every active scope: the reader borrows the scope
+    /// in place (`entry.pointee.scope`), so a read retains nothing. The table holds the scope, and nothing can
+    /// release it before the caller's synchronous job on the actor ends.
     @inline(__always)
-    static func scopeOfCurrentTask() -> Unmanaged<SingletonScope>? {
+    static func entryOfCurrentTask() -> UnsafeMutablePointer<Entry>? {
         guard state.count != 0, let entries = state.entries.base, let tokenLocal = state.tokenLocal else { return nil }
         let token = token(in: tokenLocal)
         let slot = Int(truncatingIfNeeded: token & slotMask)
-        guard slot != 0, slot < state.entries.capacity, entries[slot].token == token,
-            let scope = entries[slot].scope
+        guard slot != 0, slot < state.entries.capacity, entries[slot].token == token, entries[slot].scope != nil
         else { return nil }
-        return Unmanaged.passUnretained(scope)
+        return entries + slot
+    }
+
+    /// The active scope of the calling task, unretained; `nil` outside every active scope.
+    static func scopeOfCurrentTask() -> Unmanaged<SingletonScope>? {
+        guard let entry = entryOfCurrentTask() else { return nil }
+        return Unmanaged.passUnretained(entry.pointee.scope.unsafelyUnwrapped)
     }
 
     /// The active scope of the calling task, retained; `nil` outside every active scope.
