@@ -110,7 +110,6 @@ let twice = shutdowns.filter { $0 > 1 }.count
 if twice != 0 { await fail("a value was shut down more than once (\(twice) values)") }
 let report = await RegistryActor.run { Record.failures }
 print("scope-race: \(rounds * 4) scopes, \(shutdowns.filter { $0 == 1 }.count) values shut down once")
-for (what, count) in report.sorted(by: { $0.key < $1.key }) { print("FAILED: \(what): \(count)") }
-if !report.isEmpty { exitFailure() }
-
-func exitFailure() -> Never { fatalError("scope-race failed") }
+let failed = report.sorted(by: { $0.key < $1.key }).map { "FAILED: \($0.key): \($0.value)" }
+// A failure stops the process with its lines in the message, which reaches standard error unbuffered.
+if !failed.isEmpty { fatalError("scope-race failed\n" + failed.joined(separator: "\n")) }
