@@ -1,6 +1,7 @@
 import Dispatch
 import SingletonRegistry
 import SingletonRegistryTesting
+import Synchronization
 import SystemCalls
 import Testing
 
@@ -26,6 +27,11 @@ import Testing
         static var testValue: Counted { Counted() }
     }
 
+    /// Whether a job has started.
+    final class Started: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
     /// Holds a weak and a strong reference to a scope's container, taken in its configure closure.
     @RegistryActor final class Captured {
         weak var weakly: AppSingletons?
@@ -36,17 +42,21 @@ import Testing
     /// job while the scope ends; it always reads what it wrote.
     @Test func endingAScopeNeverChangesWhatARunningJobReadsOrLosesWhatItWrote() async {
         var lost = 0
-        for trial in 0..<2_000 {
+        for trial in 0..<500 {
             var job: Task<[String], Never>?
+            let started = Started()
             await withSingletons({ $0[TagKey.self] = "scope" }) {
                 job = Task { @RegistryActor in
+                    started.flag.store(true, ordering: .releasing)
                     var seen: [String] = []
-                    for step in 0..<8 {
+                    for step in 0..<256 {
                         appSingletons[TagKey.self] = "\(trial).\(step)"
                         seen.append(appSingletons[TagKey.self] == "\(trial).\(step)" ? "kept" : "lost")
                     }
                     return seen
                 }
+                // The scope ends once the job runs: the end comes inside the job, unless it waits for the job.
+                while !started.flag.load(ordering: .acquiring) { await Task.yield() }
             }
             if let job, await job.value.contains("lost") { lost += 1 }
         }

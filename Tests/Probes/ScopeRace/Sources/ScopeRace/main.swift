@@ -29,12 +29,17 @@ enum TaggedKey: SingletonKey {
 /// Reads on the actor what a task of scope `own` sees: its own scope's value while the scope is active, and once
 /// it has ended, never its value again nor any other scope's; never a value that has been shut down.
 @RegistryActor
-func check(own: Int, ended: Flag, wrote: Tagged?) {
+func check(own: Int, ended: Flag, wrote: Tagged?, started: Flag? = nil) {
+    started?.value.store(true, ordering: .releasing)
     let endedBefore = ended.value.load(ordering: .acquiring)
     if let wrote {
         Record.kept.append(wrote)
-        appSingletons[TaggedKey.self] = wrote
-        if appSingletons[TaggedKey.self] !== wrote { fail("a job lost what it wrote") }
+        // Many stores, each read back in the same job: the scope's end, if it came inside this job, would fall
+        // between a store and its read.
+        for _ in 0..<64 {
+            appSingletons[TaggedKey.self] = wrote
+            if appSingletons[TaggedKey.self] !== wrote { fail("a job lost what it wrote") }
+        }
     }
     let read = appSingletons[TaggedKey.self]
     if read.shutdowns != 0 { fail("a read was handed a value that was shut down") }
@@ -66,11 +71,15 @@ nonisolated func trial(_ id: Int) async {
                     await check(own: id, ended: ended, wrote: Tagged?.none)
                 }
             })
+        let started = Flag()
         tasks.append(
             Task {
                 let late = Tagged(scope: -id)
-                await check(own: id, ended: ended, wrote: late)
+                await check(own: id, ended: ended, wrote: late, started: started)
             })
+        // Every other trial, the scope ends while the storing job runs (the end then falls inside that job, unless
+        // ending waits for it); the others let the end and the job race freely.
+        if id.isMultiple(of: 2) { while !started.value.load(ordering: .acquiring) { await Task.yield() } }
     }
     ended.value.store(true, ordering: .releasing)
     for task in tasks { await task.value }
