@@ -41,6 +41,7 @@ cases=(
   "gpsd.parseSKY|1|250|gpsd SKY parse (30 satellites), per line"
   "gpsd.writeTPV|1|30000|TPV write, per line"
   "gpsd.writeSKY|1|8000|SKY write (30 satellites), per line"
+  "static.read|1|1200000|a static let shared read through a call, the baseline of registry.read"
   "registry.read|1|1200000|registry read (a manager, no scope active)"
   "registry.read.afterScope|1|1200000|the same after a scope entered and left from nonisolated code"
   "registry.scope|1|50000|withSingletons replacing one value, entered and left"

@@ -26,6 +26,7 @@ enum CaseCatalog {
             Cases.executorDedicatedThreadSpinning,
             Cases.asyncStreamHandoff,
             Cases.mainActorRoundTrip,
+            Cases.staticRead,
             Cases.registryRead,
             Cases.registryReadAfterScope,
             Cases.registryReadOverridden,
@@ -50,6 +51,13 @@ enum CaseCatalog {
 
     /// The ratio rows the issue asks for (skipped until their cases exist), then rows that only inform.
     static let ratios: [RatioCheck] = [
+        RatioCheck(
+            "registry.read <= 1.2 x static.read",
+            numerator: ["registry.read"],
+            denominator: ["static.read"],
+            limit: 1.2,
+            interleaved: true
+        ),
         RatioCheck(
             "registry.read <= 2 x (same-actor.call + tasklocal.read)",
             numerator: ["registry.read"],
