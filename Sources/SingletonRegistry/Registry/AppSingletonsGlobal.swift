@@ -8,6 +8,7 @@
 /// on the actor, from any code, in debug and release builds (CONCURRENCY.md, "Reading from any isolation").
 ///
 /// A scope's replacements last as long as the scope: a task that outlives it (a `Task {}` still running when
-/// `withSingletons` returned) reads the process-wide values afterwards, like any other task. While no scope is
-/// active at all, a read skips the task-local lookup.
+/// `withSingletons` returned) reads as code outside the scope afterwards, even through a scope nested in it: the
+/// process-wide values in a program, the key's test value in a test process. While no scope is active at all, a read
+/// skips the task-local lookup.
 public let appSingletons = AppSingletons(processWide: ())

@@ -15,7 +15,8 @@
 /// ```
 ///
 /// In a test, the values the test did not replace read as its test values there too. A capture used after its scope
-/// has ended no longer sees the scope's values: in a test, such a read is reported, never silently made.
+/// has ended no longer sees the scope's values: it reads as code outside the scope (in a test process, the key's
+/// test value), and in a test process the read is reported once per accessor, as a warning of the run.
 public struct EscapedSingletons: Sendable {
     /// The captured scope's token (``SingletonScope/tokenLocal``); 0 when no scope was active.
     let token: UInt64
