@@ -10,8 +10,8 @@ struct SkyAssembler: Sendable {
     private(set) var view = SkyView()
     /// The PRNs of the satellites used.
     private var used = PRNSet()
-    /// How many used satellites were listed, repeats included; gpsd keeps the first 256.
-    private var usedCount = 0
+    /// How many used satellites were listed, repeats included (gpsd's `satellites_used`); gpsd keeps the first 256.
+    private(set) var usedCount = 0
     /// The second letter of the previous sentence's talker when it was a GSV (gpsd's `last_gsv_talker`), else 0.
     private var lastGSVTalker: UInt8 = 0
     /// The same for GSA (`last_gsa_talker`).
@@ -53,7 +53,8 @@ struct SkyAssembler: Sendable {
         guard f.count > 3, f.count % 4 < 2 else { return true }
         let part = f.leadingInt(2)
         guard part == 1 else { return part < 1 }
-        return lastGSVTalker == 0 || (b == 0x50 && (f.count % 4 == 0 || Self.ubloxSignal(nmea: f.leadingInt(f.count - 1)) == 0))
+        return lastGSVTalker == 0
+            || (b == 0x50 && (f.count % 4 == 0 || Self.ubloxSignal(nmea: f.leadingInt(f.count - 1)) == 0))
     }
 
     /// Ends the input: returns whether a completed view was not reported yet, stamped `time`.
