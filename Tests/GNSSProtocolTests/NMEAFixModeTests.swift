@@ -69,4 +69,28 @@ import Testing
         #expect(second.mode == .threeD)
         #expect(second.altitudeMSL == 63.79)
     }
+
+    /// `motorola-t805.log` (Motorola T805): two cycles without a fix, whose invalid RMC has no time, leave GGA as
+    /// the last timestamped sentence, so gpsd takes GGA as a cycle ender too; the first fix after the gap is
+    /// reported at its GGA and again at its RMC, which brings the speed (0.00 knots).
+    static let motorola = [
+        "$GPGGA,212618.000,4839.9411,N,00214.9065,E,1,04,2.2,168.0,M,47.3,M,,0000*5F",
+        "$GPRMC,212618.000,A,4839.9411,N,00214.9065,E,0.00,,181207,0,A*69",
+        "$GPGGA,212619.000,,,,,0,00,50.0,,M,0.0,M,,0000*42",
+        "$GPRMC,212619.000,V,,,,,,,181207,0,N*53",
+        "$GPGGA,212620.000,,,,,0,00,50.0,,M,0.0,M,,0000*48",
+        "$GPRMC,212620.000,V,,,,,,,181207,0,N*59",
+        "$GPGGA,212621.000,4839.9411,N,00214.9065,E,1,04,2.2,168.0,M,47.3,M,,0000*55",
+        "$GPRMC,212621.000,A,4839.9411,N,00214.9065,E,0.00,,181207,0,A*63",
+        "$GPGGA,212622.000,4839.9411,N,00214.9065,E,1,04,2.2,168.0,M,47.3,M,,0000*56",
+        "$GPRMC,212622.000,A,4839.9411,N,00214.9065,E,0.00,,181207,0,A*60",
+    ]
+
+    @Test func theSpeedOfTheFirstFixAfterAGapIsReported() throws {
+        let fixes = Self.fixes(Self.motorola)
+        let afterGap = fixes.filter { $0.time.map { $0.millisecondsSince1970 % 86_400_000 } == 77_181_000 }
+        #expect(afterGap.map(\.speed) == [nil, 0])
+        #expect(afterGap.map(\.mode) == [.threeD, .threeD])
+        #expect(Self.fix(fixes, at: 77_182_000)?.speed == 0)
+    }
 }

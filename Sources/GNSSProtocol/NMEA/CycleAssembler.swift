@@ -55,6 +55,8 @@ struct CycleAssembler: Sendable {
     /// Whether the sentence being applied started the cycle (set by `timestamp`, cleared by `sentenceDone`): gpsd
     /// clears its merged fix only after parsing such a sentence, so its mode rules still read the previous cycle.
     var startedCycle = false
+    /// Whether the sentence being applied reports the cycle again (set by `timestamp`, cleared by `endIfEnder`).
+    private var endsAgain = false
     /// gpsd's `lastfix` and `oldfix` as far as its mode rules read them: the merged fix after the last sentence
     /// that left it with a time, and the one before the time last moved.
     var timedFixes = TimedFixes()
@@ -78,11 +80,20 @@ struct CycleAssembler: Sendable {
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             startCycle(&reports)
             startedCycle = true
-        } else if fixIsReportable {
-            // This sentence is about to change the state gpsd last reported: keep that state first.
-            lastReportable = fix
-            hasLastReportable = true
-            fixIsReportable = false
+        } else {
+            if fixIsReportable {
+                // This sentence is about to change the state gpsd last reported: keep that state first.
+                lastReportable = fix
+                hasLastReportable = true
+                fixIsReportable = false
+            }
+            // The cycle goes on after it was reported at its ender, with a type that ended cycles before (the ender
+            // changed while an invalid RMC, which has no time, left GGA last): gpsd, which keeps every type that
+            // ever ended a cycle as an ender, reports the cycle again at this sentence, and so does this assembler.
+            if reported && !continuation && detector.endedACycle(type) {
+                reported = false
+                endsAgain = true
+            }
         }
         if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
     }
@@ -115,11 +126,14 @@ struct CycleAssembler: Sendable {
         report(last: !fixIsReportable && hasLastReportable, &reports)
     }
 
-    /// Reports the cycle when `type` is its learned ender (never in continuation mode).
+    /// Reports the cycle when `type` is its learned ender or reports it again (never in continuation mode).
     mutating func endIfEnder(_ type: NMEASentenceType, reports: inout some NMEAReportSink) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
         applyErrorModel()
-        if detector.ends(type) && !reported && hasContent && !continuation { report(last: false, &reports) }
+        if (detector.ends(type) || endsAgain) && !reported && hasContent && !continuation {
+            report(last: false, &reports)
+        }
+        endsAgain = false
     }
 
     /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
