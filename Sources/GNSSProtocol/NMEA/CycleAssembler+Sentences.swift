@@ -103,7 +103,7 @@ extension CycleAssembler {
                 default: break
                 }
             }
-            setMode(fix.altitudeMSL != nil ? .threeD : .twoD)
+            setMode(rmcMode)
             if let status = Self.status(faa: faa) ?? (fields.first(2) == 0x44 ? 2 : nil) { fix.status = status }
         } else {
             setMode(.noFix)
@@ -117,7 +117,7 @@ extension CycleAssembler {
         if let timeOfDay = fields.time { timestamp(.gll, timeOfDay: timeOfDay, reports: &reports) }
         if fields.first(6) == 0x41, fields.first(7) != 0x4E, let (lat, lon) = Self.position(fields, 1) {
             setPosition(latitude: lat, longitude: lon)
-            setMode(fix.altitudeMSL != nil ? .threeD : .twoD)
+            setMode(gllMode)
             if let status = Self.status(faa: fields.first(7)) { fix.status = status }
         } else {
             setMode(.noFix)

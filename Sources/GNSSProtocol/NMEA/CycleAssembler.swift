@@ -51,7 +51,15 @@ struct CycleAssembler: Sendable {
     /// reports it until a cycle has ended (`gpsdecode` reports it once, complete).
     let reportsFirstCycleEachSentence: Bool
     /// Whether the sentence being applied set a position or mode (cleared by `sentenceDone`).
-    private var setPositionOrMode = false
+    var setPositionOrMode = false
+    /// Whether the sentence being applied started the cycle (set by `timestamp`, cleared by `sentenceDone`): gpsd
+    /// clears its merged fix only after parsing such a sentence, so its mode rules still read the previous cycle.
+    var startedCycle = false
+    /// Whether the sentence being applied reports the cycle again (set by `timestamp`, cleared by `endIfEnder`).
+    private var endsAgain = false
+    /// gpsd's `lastfix` and `oldfix` as far as its mode rules read them: the merged fix after the last sentence
+    /// that left it with a time, and the one before the time last moved.
+    var timedFixes = TimedFixes()
 
     init(device: String? = nil, reportsFirstCycleEachSentence: Bool = false) {
         self.device = device
@@ -71,11 +79,21 @@ struct CycleAssembler: Sendable {
         timedSentence = true
         if detector.timestamp(type, timeOfDay: timeOfDay) {
             startCycle(&reports)
-        } else if fixIsReportable {
-            // This sentence is about to change the state gpsd last reported: keep that state first.
-            lastReportable = fix
-            hasLastReportable = true
-            fixIsReportable = false
+            startedCycle = true
+        } else {
+            if fixIsReportable {
+                // This sentence is about to change the state gpsd last reported: keep that state first.
+                lastReportable = fix
+                hasLastReportable = true
+                fixIsReportable = false
+            }
+            // The cycle goes on after it was reported at its ender, with a type that ended cycles before (the ender
+            // changed while an invalid RMC, which has no time, left GGA last): gpsd, which keeps every type that
+            // ever ended a cycle as an ender, reports the cycle again at this sentence, and so does this assembler.
+            if reported && !continuation && detector.endedACycle(type) {
+                reported = false
+                endsAgain = true
+            }
         }
         if let time = clock.resolve(timeOfDay: timeOfDay) { fix.time = time }
     }
@@ -108,11 +126,14 @@ struct CycleAssembler: Sendable {
         report(last: !fixIsReportable && hasLastReportable, &reports)
     }
 
-    /// Reports the cycle when `type` is its learned ender (never in continuation mode).
+    /// Reports the cycle when `type` is its learned ender or reports it again (never in continuation mode).
     mutating func endIfEnder(_ type: NMEASentenceType, reports: inout some NMEAReportSink) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
         applyErrorModel()
-        if detector.ends(type) && !reported && hasContent && !continuation { report(last: false, &reports) }
+        if (detector.ends(type) || endsAgain) && !reported && hasContent && !continuation {
+            report(last: false, &reports)
+        }
+        endsAgain = false
     }
 
     /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
@@ -129,8 +150,10 @@ struct CycleAssembler: Sendable {
     mutating func sentenceDone(_ reports: inout some NMEAReportSink) {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
         applyErrorModel()
+        if let time = fix.time { timedFixes.record(time: time, mode: fix.mode, altitude: fix.altitudeMSL != nil) }
         if continuation && !timedSentence && hasContent { fixIsReportable = true }
         timedSentence = false
+        startedCycle = false
         sentenceErrors = []
         if setPositionOrMode {
             setPositionOrMode = false
@@ -190,27 +213,5 @@ struct CycleAssembler: Sendable {
             skyViewsReported += 1
             reports.sky(sky.view)
         }
-    }
-
-    // MARK: Mode
-
-    /// Sets the mode a position sentence implies, never downgrading 3D to 2D while altitude is being reported.
-    mutating func setMode(_ mode: FixMode) {
-        if mode == .twoD,
-            fix.mode == .threeD || (lastCycle?.mode == .threeD && lastCycle?.altitudeMSL != nil)
-        {
-            fix.mode = .threeD
-        } else {
-            fix.mode = mode
-        }
-        hasContent = true
-        setPositionOrMode = true
-    }
-
-    mutating func setPosition(latitude: Double, longitude: Double) {
-        fix.latitude = latitude
-        fix.longitude = longitude
-        hasContent = true
-        setPositionOrMode = true
     }
 }

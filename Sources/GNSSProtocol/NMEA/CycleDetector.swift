@@ -13,6 +13,8 @@ struct CycleDetector: Sendable {
     /// Whether a second type has ended a cycle: from then on an ender needs two cycles in a row.
     private var jittered = false
     private var lastTimed: NMEASentenceType?
+    /// The types that ever ended a cycle, one bit per raw value: gpsd's `cycle_enders`, which it never clears.
+    private var everEnded: UInt32 = 0
     /// The time of day (ms) of the current cycle, once a timestamped sentence has been seen.
     private(set) var cycleTime: Int?
 
@@ -21,6 +23,7 @@ struct CycleDetector: Sendable {
         defer { lastTimed = type }
         guard starts(timeOfDay: timeOfDay) else { return false }
         if cycleTime != nil, let last = lastTimed {
+            everEnded |= 1 << last.rawValue
             if last == candidate {
                 streak = Swift.min(streak + 1, 2)
             } else {
@@ -43,6 +46,9 @@ struct CycleDetector: Sendable {
     @inline(__always) func ends(_ type: NMEASentenceType) -> Bool {
         type == candidate && (streak >= 2 || !jittered)
     }
+
+    /// Whether `type` ever ended a cycle: gpsd reports at every such type.
+    @inline(__always) func endedACycle(_ type: NMEASentenceType) -> Bool { everEnded & 1 << type.rawValue != 0 }
 
     /// Whether a cycle has ended yet, i.e. an ender has been tried (gpsd's `cycle_end_reliable`): before that,
     /// gpsd reports after every sentence that sets a position or mode.

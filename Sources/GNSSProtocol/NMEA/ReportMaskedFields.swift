@@ -35,8 +35,8 @@ struct ReportMaskedFields: Sendable {
 }
 
 extension Fix {
-    /// Makes this fix what gpsd reports for it: no position, speed or track without a fix, no altitude without a
-    /// 3D fix, and the climb from the previous cycle's altitude. Returns what ``restore(_:)`` needs to undo it.
+    /// Makes this fix what gpsd reports for it: no position, altitude, speed or track without a fix, no climb,
+    /// geoid separation or velocity without a 3D fix, and the climb from the previous cycle's altitude. Returns what ``restore(_:)`` needs to undo it.
     mutating func maskForReport(previous: PreviousCycle?) -> ReportMaskedFields {
         let kept = ReportMaskedFields(
             latitude: latitude, longitude: longitude, speed: speed, track: track, magneticTrack: magneticTrack,
@@ -55,10 +55,10 @@ extension Fix {
             (epx, epy, epv, eph, sep, eps, epd) = (nil, nil, nil, nil, nil, nil, nil)
             depth = nil
             (dgpsAge, dgpsStation) = (nil, nil)
-        }
-        if mode < .threeD {
             altitudeHAE = nil
             altitudeMSL = nil
+        }
+        if mode < .threeD {
             climb = nil
             geoidSeparation = nil
             epc = nil

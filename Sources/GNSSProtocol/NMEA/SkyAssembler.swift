@@ -10,8 +10,8 @@ struct SkyAssembler: Sendable {
     private(set) var view = SkyView()
     /// The PRNs of the satellites used.
     private var used = PRNSet()
-    /// How many used satellites were listed, repeats included; gpsd keeps the first 256.
-    private var usedCount = 0
+    /// How many used satellites were listed, repeats included (gpsd's `satellites_used`); gpsd keeps the first 256.
+    private(set) var usedCount = 0
     /// The second letter of the previous sentence's talker when it was a GSV (gpsd's `last_gsv_talker`), else 0.
     private var lastGSVTalker: UInt8 = 0
     /// The same for GSA (`last_gsa_talker`).
