@@ -1,7 +1,7 @@
 import SingletonRegistry
 
 /// A set of subscribers of one of ``LocationManager``'s streams: ``LocationManager/updates(bufferSize:)``'s, or
-/// ``LocationManager/events(bufferSize:includingSentences:)``'s.
+/// ``LocationManager/events(bufferSize:includingSentences:holdingSource:)``'s.
 ///
 /// It holds each subscription weakly: a subscriber that drops its sequence and iterator (stops iterating) is
 /// removed on the next send, without telling anyone.

@@ -1,6 +1,6 @@
 import GNSSProtocol
 
-/// One element of ``LocationManager/events(bufferSize:includingSentences:)``: what the source produced, in the order
+/// One element of ``LocationManager/events(bufferSize:includingSentences:holdingSource:)``: what the source produced, in the order
 /// it produced it.
 ///
 /// A raw sentence comes before the fixes and satellite views it completes, and a state change before the fixes

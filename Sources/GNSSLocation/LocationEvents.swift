@@ -1,7 +1,7 @@
 /// A subscriber's ordered stream of everything ``LocationManager`` gives out: fixes, satellite views, state
 /// changes and raw sentences, as ``LocationEvent``s.
 ///
-/// Each call to ``LocationManager/events(bufferSize:includingSentences:)`` makes a fresh sequence with its own
+/// Each call to ``LocationManager/events(bufferSize:includingSentences:holdingSource:)`` makes a fresh sequence with its own
 /// bounded buffer: a slow subscriber loses its oldest events, and a ``LocationEvent/dropped(_:)`` element says how
 /// many just where they were lost, but it never stalls the manager or other subscribers. Iterate it from one task;
 /// the sequence ends when its task is cancelled.

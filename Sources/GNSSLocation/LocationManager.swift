@@ -12,7 +12,7 @@ import Synchronization
 /// The source runs off the actor: bytes are read on a reader thread and decoded on the cooperative pool, and what
 /// one read completed hops to the actor at once. ``state``, ``lastFix`` and ``satellites`` are observable with
 /// Observation; ``stateChanges()`` delivers every state change in order; ``updates(bufferSize:)`` gives each
-/// subscriber its own bounded stream of fixes; ``events(bufferSize:includingSentences:)`` gives fixes, satellite
+/// subscriber its own bounded stream of fixes; ``events(bufferSize:includingSentences:holdingSource:)`` gives fixes, satellite
 /// views, state changes and raw sentences in one bounded stream, in the order the source produced them.
 @Observable
 @RegistryActor
@@ -84,7 +84,7 @@ open class LocationManager: ManagedSingleton {
     private static let lastFixPath = \LocationManager.lastFix
     @ObservationIgnored private let fixes = FanOut<Fix>()
     @ObservationIgnored private let states = Broadcaster<LocationState>()
-    /// The subscribers of ``events(bufferSize:includingSentences:)``.
+    /// The subscribers of ``events(bufferSize:includingSentences:holdingSource:)``.
     @ObservationIgnored let eventFanOut = FanOut<LocationEvent>()
     /// Those of them that take raw sentences too (each is in ``eventFanOut`` as well).
     @ObservationIgnored let sentenceFanOut = FanOut<LocationEvent>()
@@ -159,7 +159,7 @@ open class LocationManager: ManagedSingleton {
     public var subscriberCount: Int { fixes.count }
 
     /// Makes `fix` the latest fix, updates the state, and sends the fix to every subscriber of ``updates(bufferSize:)``
-    /// and ``events(bufferSize:includingSentences:)``, after the state change it brings.
+    /// and ``events(bufferSize:includingSentences:holdingSource:)``, after the state change it brings.
     ///
     /// The common case, another fix while fixed with nothing to clear, costs one observable mutation: the state and
     /// the last problem are read from their storage (`_state`, `_lastProblem`, which the `@Observable` macro keeps
@@ -193,7 +193,7 @@ open class LocationManager: ManagedSingleton {
         if !eventFanOut.isEmpty { sendEvent(fix) }
     }
 
-    /// Sends `fix` to the subscribers of ``events(bufferSize:includingSentences:)``. Out of line and called only
+    /// Sends `fix` to the subscribers of ``events(bufferSize:includingSentences:holdingSource:)``. Out of line and called only
     /// while there is one: building the event inside `deliver` copied the fix on every call.
     @inline(never)
     private func sendEvent(_ fix: Fix) {
@@ -201,14 +201,14 @@ open class LocationManager: ManagedSingleton {
     }
 
     /// Makes `sky` the latest satellite view and sends it to the subscribers of
-    /// ``events(bufferSize:includingSentences:)``.
+    /// ``events(bufferSize:includingSentences:holdingSource:)``.
     open func deliver(_ sky: SkyView) {
         satellites = sky
         if !eventFanOut.isEmpty { eventFanOut.send(.satellites(sky)) }
     }
 
     /// Moves to `newState` and tells the subscribers of ``stateChanges()`` and
-    /// ``events(bufferSize:includingSentences:)``; repeating the current state does nothing.
+    /// ``events(bufferSize:includingSentences:holdingSource:)``; repeating the current state does nothing.
     ///
     /// The manager's own paths call it as a source connects, fixes and fails; a mock subclass calls it to play
     /// those states, and delivers fixes with ``deliver(_:)-(Fix)``, as the real manager does.

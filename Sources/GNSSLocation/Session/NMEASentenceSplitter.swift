@@ -1,6 +1,6 @@
 import GNSSProtocol
 
-/// Cuts the raw sentences out of an NMEA byte stream for ``LocationManager/events(bufferSize:includingSentences:)``:
+/// Cuts the raw sentences out of an NMEA byte stream for ``LocationManager/events(bufferSize:includingSentences:holdingSource:)``:
 /// each line that is a sentence, with its line end as received (`\r\n`, `\n`, or a lone `\r`, which goes out when the
 /// next byte shows that no `\n` follows).
 ///
