@@ -53,7 +53,7 @@ extension Singletond {
         }
         let source = locationSource(for: options.source, replaySpeed: options.replaySpeed)
         let output = OutputService(path: options.output, logger: logger, signals: signals)
-        let control = ControlSocketService(option: options.control, environment: environment, logger: logger)
+        let control = ControlService(option: options.control, environment: environment, logger: logger)
         // One name for the source in every report, reply and status: the device path the forwarder's reports carry.
         let device = GPSDListenerService.devicePath(for: options.source)
         let forwarder = ReportForwarder(
@@ -64,7 +64,7 @@ extension Singletond {
         let listener = options.listen.map {
             GPSDListenerService(address: $0, forwarder: forwarder, logger: logger)
         }
-        let serving = ControlServingService(
+        let readiness = ReadinessService(
             control: control,
             responder: { server in
                 ControlResponder(
@@ -78,7 +78,7 @@ extension Singletond {
         // before the registry opens the source, so that a refusal comes before any fix is read or written.
         let services: [any SingletondService] =
             [output, control] + (listener.map { [$0.binding] } ?? []) + [registry] + (listener.map { [$0] } ?? [])
-            + [serving]
+            + [readiness]
         let group = SingletondServiceGroup(services, logger: logger)
         // After a start failure, the parts that started are shut down within the stop timeout too: a part that
         // could not start its thread may leave the runtime short of threads to finish the others.

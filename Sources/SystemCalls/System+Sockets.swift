@@ -40,6 +40,18 @@ extension System {
         return try retrying { Glibc.send(fd, bytes.baseAddress, bytes.count, flags) }
     }
 
+    /// `sendmsg(2)` of the bytes `vectors` point to, in order, as one stream write, with `MSG_NOSIGNAL` and with
+    /// `MSG_DONTWAIT` unless `waiting`; returns how many bytes the kernel took (it may take part of a vector).
+    package static func send(_ fd: Int32, gathering vectors: UnsafeMutableBufferPointer<iovec>, waiting: Bool = true)
+        throws(Errno) -> Int
+    {
+        var message = msghdr()
+        message.msg_iov = vectors.baseAddress
+        message.msg_iovlen = vectors.count
+        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+        return try retrying { sendmsg(fd, &message, flags) }
+    }
+
     /// `sendto(2)` of the datagram `bytes` to `address`, with `MSG_NOSIGNAL`, and with `MSG_DONTWAIT` unless
     /// `waiting` (a receiver whose queue is full is then `EAGAIN`, never a wait); returns how many bytes went out.
     package static func send(

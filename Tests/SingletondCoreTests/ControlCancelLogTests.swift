@@ -16,7 +16,7 @@ import Testing
         let log = try CapturedLog(in: directory, clock: logClock)
         let server = try ControlServer.bind(path: directory.file("c.sock"), logger: log.logger, clock: TestClock())
         let responder = ControlResponder(device: "test", defaultSurveySeconds: 60, logger: log.logger, server: server)
-        try server.start { request, connection in await responder.respond(to: request, on: connection) }
+        try server.start { request, requester in await responder.respond(to: request, from: requester) }
 
         /// Starts a survey, cancels it from a second client once it runs, and waits for both replies; the cancel is
         /// logged before its reply is sent.

@@ -33,7 +33,7 @@ import Testing
         let server = try ControlServer.bind(
             path: path, logger: LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock()),
             clock: TestClock())
-        try server.start { _, connection in connection.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
+        try server.start { _, requester in requester.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
         // Past the socket's mode, as a misconfigured --control directory would let them: the check still holds.
         try #require(chmod(path, 0o666) == 0)
         let client = try Self.asNobody(

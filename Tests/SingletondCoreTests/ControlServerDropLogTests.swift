@@ -18,9 +18,9 @@ import Testing
         let server = try ControlServer.bind(path: directory.file("c.sock"), logger: log.logger, clock: clock)
         // Replies wait until the test has closed the clients, so that every reply meets a closed connection.
         let gate = ReplyGate()
-        try server.start { _, connection in
+        try server.start { _, requester in
             await gate.wait()
-            connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
+            requester.send(Array("{\"class\":\"STATUS\"}\n".utf8))
         }
 
         var requests = 0

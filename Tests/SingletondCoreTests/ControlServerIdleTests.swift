@@ -12,12 +12,12 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct ControlServerIdleTests {
     private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
-    private static let handler: ControlServer.Handler = { request, connection in
+    private static let handler: ControlServer.Handler = { request, requester in
         if case .watch(let enable) = request {
-            connection.setWatching(enable)
-            connection.send(Array("{\"class\":\"WATCH\"}\n".utf8))
+            requester.setWatching(enable)
+            requester.send(Array("{\"class\":\"WATCH\"}\n".utf8))
         } else {
-            connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
+            requester.send(Array("{\"class\":\"STATUS\"}\n".utf8))
         }
     }
 

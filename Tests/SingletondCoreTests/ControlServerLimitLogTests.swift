@@ -18,7 +18,7 @@ import Testing
         let server = try ControlServer.bind(
             path: directory.file("c.sock"), limits: ClientLimits(maximumClients: 1), logger: log.logger,
             clock: clock)
-        try server.start { _, connection in connection.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
+        try server.start { _, requester in requester.send(Array("{\"class\":\"STATUS\"}\n".utf8)) }
 
         // Each turn: a client takes the one place (served, so the server counts it), the next is refused, the
         // first leaves and the server has seen it go.

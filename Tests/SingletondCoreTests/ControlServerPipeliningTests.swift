@@ -14,8 +14,8 @@ import Testing
     private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// Answers every request with a fixed `STATUS` line, from the handler's task (off the poll thread).
-    private static let handler: ControlServer.Handler = { _, connection in
-        connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
+    private static let handler: ControlServer.Handler = { _, requester in
+        requester.send(Array("{\"class\":\"STATUS\"}\n".utf8))
     }
 
     private func withServer(

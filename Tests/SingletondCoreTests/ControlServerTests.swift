@@ -10,13 +10,13 @@ import Testing
     private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// A handler that answers `status` with a fixed line and makes `watch` clients watchers.
-    private static let handler: ControlServer.Handler = { request, connection in
+    private static let handler: ControlServer.Handler = { request, requester in
         switch request {
         case .watch(let enable):
-            connection.setWatching(enable)
-            connection.send(Array("{\"class\":\"WATCH\"}\n".utf8))
+            requester.setWatching(enable)
+            requester.send(Array("{\"class\":\"WATCH\"}\n".utf8))
         default:
-            connection.send(Array("{\"class\":\"STATUS\"}\n".utf8))
+            requester.send(Array("{\"class\":\"STATUS\"}\n".utf8))
         }
     }
 

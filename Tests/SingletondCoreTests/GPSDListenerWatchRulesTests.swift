@@ -38,6 +38,9 @@ import Testing
         let enableOnly = try #require(await client.readLine(containing: "\"class\":\"WATCH\""))
         // Another TPV to the JSON watcher: the device sent more while this client was enabled.
         #expect(await watcher.readLine(containing: "\"class\":\"TPV\"") != nil)
+        // And a SKY: an epoch's two TPVs (after its RMC and its GGA) come before its GSV series, so a POLL right
+        // after them can find no SKY yet, at either server.
+        #expect(await watcher.readLine(containing: "\"class\":\"SKY\"") != nil)
         client.send("?POLL;\n")
         let poll = try #require(await client.readLines(through: "\"class\":\"POLL\""))
         client.send("?VERSION;\n")

@@ -19,10 +19,10 @@ import Testing
         defer { directory.remove() }
         let output = try FixOutput(path: directory.file("fixes"), logger: Self.logger, clock: TestClock())
         let control = try ControlServer.bind(path: directory.file("c.sock"), logger: Self.logger, clock: TestClock())
-        try control.start { request, connection in
+        try control.start { request, requester in
             guard case .watch(let enable) = request else { return }
-            connection.setWatching(enable)
-            connection.send(Array("{\"class\":\"WATCH\"}\n".utf8))
+            requester.setWatching(enable)
+            requester.send(Array("{\"class\":\"WATCH\"}\n".utf8))
         }
         let forwarder = ReportForwarder(devicePath: "/dev/scripted", includesSentences: true, logger: Self.logger)
         let manager = await appSingletons.locationManager

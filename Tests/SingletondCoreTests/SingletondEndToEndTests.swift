@@ -249,7 +249,7 @@ import Testing
         defer { daemon.kill() }
         let watcher = try #require(StreamClient(path: control))
         watcher.send("{\"cmd\":\"watch\"}\n")
-        #expect(await watcher.readLine(containing: "\"TPV\"") != nil)
+        let seen = try #require(await watcher.readLine(containing: "\"TPV\""))
         #expect(rename(output, output + ".1") == 0)
         daemon.signal(SIGHUP)
         #expect(await daemon.stderr.line(containing: "reopened output") != nil)
@@ -269,7 +269,9 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
         let current = try Self.lines(of: output)
-        #expect(current.first == first, "lines after SIGHUP go to the new file, from the first one on")
+        // The watcher gets a line before the output writes it: `seen` may open the new file.
+        let start = current.first == seen ? current.dropFirst().first : current.first
+        #expect(start == first, "lines after SIGHUP go to the new file, from the first one on")
         #expect(Set(rotated).isDisjoint(with: current), "no line is written twice")
     }
 

@@ -63,11 +63,22 @@ struct NMEASentenceSplitter {
     }
 
     /// Ends the line in ``line``: emits it if it is a sentence, and starts the next.
+    ///
+    /// The sentence goes out in storage of its own size; ``line`` keeps its buffer for the next line. Handing out
+    /// ``line`` itself gave every sentence the buffer's capacity (512 bytes after one line longer than 256), and the
+    /// sentences a flood leaves waiting for the subscribers are thousands.
     private mutating func endLine(emit: ([UInt8]) -> Void) {
-        if !skipping, Self.isSentence(line[..<(line.count - lineEnd)]) { emit(line) }
+        if !skipping, Self.isSentence(line[..<(line.count - lineEnd)]) { emit(Self.copy(of: line)) }
         line.removeAll(keepingCapacity: true)
         lineEnd = 0
         skipping = false
+    }
+
+    /// `bytes` in a buffer of their own, just large enough (`Array(_:)` of an array or of a whole slice shares it).
+    private static func copy(of bytes: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: bytes)
+        }
     }
 
     /// Whether `text` (a line without its end) is a sentence: `$` or `!`, printable ASCII, and a matching

@@ -29,25 +29,25 @@ package struct ControlResponder: Sendable {
     }
 
     /// Handles one request.
-    package func respond(to request: ControlRequest, on connection: ControlConnection) async {
+    package func respond(to request: ControlRequest, from requester: ControlRequester) async {
         switch request {
         case .status:
             var report = await StatusReport.take(device: device, clients: (server.clientCount, server.watcherCount))
             report.listener = listener?.listener?.statistics
-            connection.send(report.jsonLine)
+            requester.send(report.jsonLine)
         case .fix:
             let fix = await appSingletons.locationManager.untrackedLastFix
             var line: [UInt8] = []
             GPSDJSONWriter.appendTPV(fix ?? Fix(), device: device, to: &line)
-            connection.send(line)
+            requester.send(line)
         case .watch(let enable):
-            connection.setWatching(enable)
+            requester.setWatching(enable)
             var writer = JSONObjectWriter()
             writer.string("class", "WATCH")
             writer.bool("enable", enable)
-            connection.send(writer.finish())
+            requester.send(writer.finish())
         case .survey(let seconds):
-            await survey(seconds: seconds ?? defaultSurveySeconds, connection: connection)
+            await survey(seconds: seconds ?? defaultSurveySeconds, requester: requester)
         case .cancel:
             let manager = await appSingletons.longTaskManager
             let state = await manager.state
@@ -57,9 +57,9 @@ package struct ControlResponder: Sendable {
             writer.bool("cancelled", state.isRunning)
             if case .running(let name, _) = state { writer.string("task", name) }
             if state.isRunning {
-                logLimited("cancelled a running job", "control: client \(connection.id) cancelled \(state)")
+                logLimited("cancelled a running job", "control: client \(requester.id) cancelled \(state)")
             }
-            connection.send(writer.finish())
+            requester.send(writer.finish())
         }
     }
 
@@ -83,19 +83,19 @@ package struct ControlResponder: Sendable {
     /// `SURVEY` result. A survey of other parameters while one runs is refused with an `ERROR` naming the running one;
     /// the server cancels the request when the client leaves, and a survey nobody awaits any more is cancelled.
     @RegistryActor
-    private func survey(seconds: Double, connection: ControlConnection) async {
+    private func survey(seconds: Double, requester: ControlRequester) async {
         let manager = appSingletons.longTaskManager
         let job = SurveyJob.make(seconds: seconds, logger: logger)
-        logLimited("asked for a survey", "control: client \(connection.id) asks for a survey of \(seconds) s")
+        logLimited("asked for a survey", "control: client \(requester.id) asks for a survey of \(seconds) s")
         // The refusal is decided before subscribing, and the run is admitted in the same turn of the actor (a call on
         // the actor it is isolated to does not suspend), so every running "survey" state that follows is the run
         // this client started or joined.
         if case .busy(let name, let parameters, let fraction) = manager.refusal(of: job, whenBusy: .joinOrRefuse) {
-            connection.send(
+            requester.send(
                 JSONObjectWriter.error(Self.busyMessage(name: name, parameters: parameters, progress: fraction)))
             logLimited(
                 "refused a survey while another ran",
-                "control: client \(connection.id) refused: a survey of other parameters runs")
+                "control: client \(requester.id) refused: a survey of other parameters runs")
             return
         }
         var filter = SurveyProgressFilter(cancelledRunWindsDown: manager.runningJobIsCancelled)
@@ -112,14 +112,14 @@ package struct ControlResponder: Sendable {
                     writer.string("class", "PROGRESS")
                     writer.string("task", SurveyJob.name)
                     writer.number("progress", fraction, decimals: 3)
-                    connection.send(writer.finish())
+                    requester.send(writer.finish())
                 }
             }
         }
         do {
             let result = try await manager.run(job, whenBusy: .joinOrRefuse)
             await progress.value
-            connection.send(result.jsonLine)
+            requester.send(result.jsonLine)
         } catch {
             progress.cancel()
             let message =
@@ -128,7 +128,7 @@ package struct ControlResponder: Sendable {
                 } else {
                     "the survey failed: \(error)"
                 }
-            connection.send(JSONObjectWriter.error(message))
+            requester.send(JSONObjectWriter.error(message))
         }
     }
 }

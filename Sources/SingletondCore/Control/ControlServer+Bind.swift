@@ -2,7 +2,7 @@ import Glibc
 import SingletonRegistry
 import SystemCalls
 
-extension ConnectionServer where Served == ControlSocketHandler {
+extension ConnectionServer where Served == ControlServerHandler {
     /// Creates the socket at `path` with mode 0600 and listens on it; call ``start(handler:)`` to serve.
     ///
     /// A socket file left by a dead daemon (nothing accepts on it) is replaced; a live one is not. A path that
@@ -88,11 +88,11 @@ extension ConnectionServer where Served == ControlSocketHandler {
             try? System.unlink(path)
             throw systemFailure("cannot create a pipe", Errno(code: wake.creationError))
         }
-        let handler = ControlSocketHandler(
+        let handler = ControlServerHandler(
             path: path, limits: limits, logger: logger,
             identity: (UInt64(created.st_dev), UInt64(created.st_ino)))
         return ControlServer(
-            handler: handler, shared: ControlSocketHandler.Shared(), listenFD: fd, wake: wake, logger: logger,
+            handler: handler, shared: ControlServerHandler.Shared(), listenFD: fd, wake: wake, logger: logger,
             clock: clock)
     }
 }

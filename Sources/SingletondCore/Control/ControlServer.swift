@@ -2,17 +2,17 @@ import Glibc
 import SingletonRegistry
 import SystemCalls
 
-/// The control socket: a ``ConnectionServer`` speaking the control protocol (``ControlSocketHandler``) on a Unix
+/// The control socket: a ``ConnectionServer`` speaking the control protocol (``ControlServerHandler``) on a Unix
 /// stream socket.
 ///
 /// What a client can cost is bounded by ``ClientLimits``: the request line length, the number of clients, the bytes
 /// queued for one client (a watcher that does not read is dropped, not buffered), and how long it may stay idle.
-package typealias ControlServer = ConnectionServer<ControlSocketHandler>
+package typealias ControlServer = ConnectionServer<ControlServerHandler>
 
-extension ConnectionServer where Served == ControlSocketHandler {
-    /// Handles one request; replies with ``ControlConnection/send(_:)``. The next request of the same client waits
+extension ConnectionServer where Served == ControlServerHandler {
+    /// Handles one request; replies with ``ControlRequester/send(_:)``. The next request of the same client waits
     /// until it returns.
-    package typealias Handler = @Sendable (ControlRequest, ControlConnection) async -> Void
+    package typealias Handler = @Sendable (ControlRequest, ControlRequester) async -> Void
 
     /// The socket's path.
     package var path: String { handler.path }

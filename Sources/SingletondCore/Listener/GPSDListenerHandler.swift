@@ -85,14 +85,14 @@ package struct GPSDListenerHandler: ConnectionHandler {
 
     package func release(_ shared: inout Shared) {}
 
-    /// Writes the client's queue without blocking; marks the client closed on a write error.
+    /// Writes the client's queue without blocking, as many lines as one gathering write takes at a time (no copy:
+    /// the kernel reads the lines the clients share); marks the client closed on a write error.
     package func flush(_ client: inout GPSDListenerClient) {
         guard client.closeReason == nil else { return }
         while client.nextToWrite() {
             let fd = client.fd
-            let offset = client.written
-            let result = client.writing[offset...].withUnsafeBytes { bytes in
-                Result { () throws(Errno) in try System.send(fd, bytes, waiting: false) }
+            let result = client.withUnwrittenVectors { vectors in
+                Result { () throws(Errno) in try System.send(fd, gathering: vectors, waiting: false) }
             }
             switch result {
             case .success(let count):

@@ -12,7 +12,7 @@ package final class RegistryService: SingletondService {
     private let source: LocationSource
     private let defaultSurveySeconds: Double
     private let output: OutputService
-    private let control: ControlSocketService
+    private let control: ControlService
     private let forwarder: ReportForwarder
     private let notify: SDNotify
     private let logger: LogWriter
@@ -20,7 +20,7 @@ package final class RegistryService: SingletondService {
     private let running = StartedValue<Task<Void, Never>>("the registry")
 
     package init(
-        source: LocationSource, defaultSurveySeconds: Double, output: OutputService, control: ControlSocketService,
+        source: LocationSource, defaultSurveySeconds: Double, output: OutputService, control: ControlService,
         forwarder: ReportForwarder, notify: SDNotify, logger: LogWriter, signals: SignalHandler
     ) {
         self.source = source

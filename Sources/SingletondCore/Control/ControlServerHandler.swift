@@ -9,7 +9,7 @@ import SystemCalls
 /// (``ControlServer/Handler``) in a `Task`; a client has at most one request in flight, so its replies come in the
 /// order of its requests. Replies and watcher lines are queued per client and written without blocking; a watcher
 /// whose queue would pass ``ClientLimits/maximumQueuedBytes`` is dropped, not buffered.
-package struct ControlSocketHandler: ConnectionHandler {
+package struct ControlServerHandler: ConnectionHandler {
     /// What the control socket keeps for all its clients.
     package struct Shared: Sendable {
         /// The request handler; `nil` before the server starts and once its thread ended.
@@ -50,8 +50,8 @@ package struct ControlSocketHandler: ConnectionHandler {
         )
     }
 
-    package func makeClient(fd: Int32, now: Duration) -> ControlSocketClient {
-        ControlSocketClient(fd: fd, lastActivity: now)
+    package func makeClient(fd: Int32, now: Duration) -> ControlConnection {
+        ControlConnection(fd: fd, lastActivity: now)
     }
 
     /// Input while the client has nothing in flight, no complete line waiting and its queue under
@@ -59,7 +59,7 @@ package struct ControlSocketHandler: ConnectionHandler {
     /// back up is read again once it reads them: what it sends meanwhile waits in the kernel, and its writes block,
     /// whether its lines are requests or over-long lines that each get an `ERROR`. A client that hung up is not
     /// polled: it is closed once its requests are done.
-    package func pollEvents(of client: ControlSocketClient, stopping: Bool) -> Int32? {
+    package func pollEvents(of client: ControlConnection, stopping: Bool) -> Int32? {
         guard !client.hungUp else { return nil }
         var events: Int32 = 0
         if !stopping, !client.busy, !client.endOfInput, !client.input.contains(0x0A),
@@ -71,13 +71,13 @@ package struct ControlSocketHandler: ConnectionHandler {
         return events
     }
 
-    package func isReady(_ client: ControlSocketClient) -> Bool { client.isReady(queueLimit: servingQueueLimit) }
+    package func isReady(_ client: ControlConnection) -> Bool { client.isReady(queueLimit: servingQueueLimit) }
 
     /// Stopping waits for the requests in flight (a cancelled survey still sends its partial result), but reads no
     /// new ones.
-    package func holdsStop(_ client: ControlSocketClient) -> Bool { client.busy && client.dropReason == nil }
+    package func holdsStop(_ client: ControlConnection) -> Bool { client.busy && client.dropReason == nil }
 
-    package func idleSince(_ client: ControlSocketClient) -> Duration? { client.isIdle ? client.lastActivity : nil }
+    package func idleSince(_ client: ControlConnection) -> Duration? { client.isIdle ? client.lastActivity : nil }
 
     /// The first drop for a reason is logged, then a count at most once a minute; a client that left is logged at
     /// debug level.
@@ -107,7 +107,7 @@ package struct ControlSocketHandler: ConnectionHandler {
     /// Appends `line` to the client's queue and writes what it can; returns whether the poll thread must look at
     /// the client (output left over, the client is to be dropped, or the write emptied a queue that held back
     /// its requests).
-    func enqueue(_ line: [UInt8], client: inout ControlSocketClient) -> Bool {
+    func enqueue(_ line: [UInt8], client: inout ControlConnection) -> Bool {
         guard client.dropReason == nil else { return false }
         if client.output.count + line.count > limits.maximumQueuedBytes {
             client.dropReason =
@@ -125,7 +125,7 @@ package struct ControlSocketHandler: ConnectionHandler {
     }
 
     /// Writes the client's queue without blocking; marks the client dropped on a write error.
-    package func flush(_ client: inout ControlSocketClient) {
+    package func flush(_ client: inout ControlConnection) {
         guard !client.output.isEmpty else { return }
         let fd = client.fd
         do throws(Errno) {

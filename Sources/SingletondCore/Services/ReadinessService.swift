@@ -1,10 +1,12 @@
 import SingletonRegistry
 import SystemCalls
 
-/// The last part to start: the control socket begins answering, systemd hears that the daemon is ready, and the
-/// watchdog pings begin. The first to stop: no new client is accepted during the shutdown.
-package final class ControlServingService: SingletondService {
-    private let control: ControlSocketService
+/// The daemon becoming ready, the last part to start: the ``ControlService``'s server begins answering, systemd
+/// hears that the daemon is ready, and the watchdog pings begin. The first to stop: the control server accepts no
+/// new client during the shutdown. (The control server itself is the ``ControlService``'s, bound first and closed
+/// last.)
+package final class ReadinessService: SingletondService {
+    private let control: ControlService
     private let responder: @Sendable (ControlServer) -> ControlResponder
     private let readyLine: String
     private let environment: [String: String]
@@ -13,7 +15,7 @@ package final class ControlServingService: SingletondService {
     private let watchdog = StartedValue<Task<Void, Never>>("the watchdog")
 
     package init(
-        control: ControlSocketService, responder: @escaping @Sendable (ControlServer) -> ControlResponder,
+        control: ControlService, responder: @escaping @Sendable (ControlServer) -> ControlResponder,
         readyLine: String, environment: [String: String], notify: SDNotify, logger: LogWriter
     ) {
         self.control = control
@@ -28,7 +30,7 @@ package final class ControlServingService: SingletondService {
         let server = control.server
         let responder = responder(server)
         do throws(Errno) {
-            try server.start { request, connection in await responder.respond(to: request, on: connection) }
+            try server.start { request, requester in await responder.respond(to: request, from: requester) }
         } catch {
             throw SingletondStartError("control socket: cannot start its thread: \(error)")
         }

@@ -3,10 +3,10 @@ import SystemCalls
 
 /// Dispatching on the poll thread: the complete request lines of clients with nothing in flight go to the request
 /// handler, one at a time per client; a client that left has its request cancelled.
-extension ControlSocketHandler {
+extension ControlServerHandler {
     /// Serves the client's waiting requests and writes its queue; returns why it is to be closed: its drop reason,
     /// `""` once it has ended its input and has nothing left, or `nil` to keep it.
-    package func step(_ client: inout ControlSocketClient, id: Int, stopping: Bool, work: inout [Work]) -> String? {
+    package func step(_ client: inout ControlConnection, id: Int, stopping: Bool, work: inout [Work]) -> String? {
         if client.isGone, let request = client.request {
             work.append(.abandon(request))
             client.request = nil
@@ -34,10 +34,10 @@ extension ControlSocketHandler {
             case .abandon(let request): request.cancel()
             case .request(let id, let request):
                 guard let handler else { continue }
-                let connection = ControlConnection(id: id, server: server)
+                let requester = ControlRequester(id: id, server: server)
                 logger.debug("control: client \(id) asks \(request)")
                 let task = Task {
-                    await handler(request, connection)
+                    await handler(request, requester)
                     server.requestFinished(id)
                 }
                 let gone = server.state.withLock { state -> Bool in
@@ -53,7 +53,7 @@ extension ControlSocketHandler {
     /// Takes the client's complete request lines while it is ready: an invalid one is answered with an error on
     /// the spot, queued under the queue's limit as every reply is, a valid one makes the client busy and goes to
     /// `work`.
-    private func serveWaitingLines(of client: inout ControlSocketClient, id: Int, into work: inout [Work]) {
+    private func serveWaitingLines(of client: inout ControlConnection, id: Int, into work: inout [Work]) {
         while client.isReady(queueLimit: servingQueueLimit), let newline = client.input.firstIndex(of: 0x0A) {
             var line = client.input[..<newline]
             client.input.removeSubrange(...newline)

@@ -1,10 +1,10 @@
 import SingletonRegistry
 import SystemCalls
 
-/// The control socket, bound (in its private directory, when it is the default one) but not yet serving; closed,
-/// with its clients, after the registry's managers have ended, so that a cancelled survey still sends its partial
-/// result.
-package final class ControlSocketService: SingletondService {
+/// The service that owns the control socket's ``ControlServer``: bound at the start (in its private directory, when
+/// it is the default one) but not yet serving, which the ``ReadinessService`` begins last; closed, with its clients,
+/// after the registry's managers have ended, so that a cancelled survey still sends its partial result.
+package final class ControlService: SingletondService {
     /// The socket's path.
     package let path: String
     private let isDefaultPath: Bool

@@ -3,7 +3,7 @@ import SystemCalls
 
 /// Reading the clients' requests on the poll thread: what `poll(2)` reported for a client, and the bytes that make
 /// up its request lines, an over-long line skipped with an error reply.
-extension ControlSocketHandler {
+extension ControlServerHandler {
     /// Acts on what `poll(2)` reported for client `id`: writes its queue, reads its input, notes that it hung up.
     package func service(id: Int, revents: Int32, buffer: inout [UInt8], server: ControlServer) {
         let state = server.state
@@ -55,7 +55,7 @@ extension ControlSocketHandler {
 
     /// Adds received bytes to the client's input, skipping the rest of an over-long line; its `ERROR` is queued
     /// under the queue's limit as every reply is (``enqueue(_:client:)``).
-    func append(_ bytes: ArraySlice<UInt8>, to client: inout ControlSocketClient) {
+    func append(_ bytes: ArraySlice<UInt8>, to client: inout ControlConnection) {
         guard RequestLines.append(bytes, to: &client.input, discarding: &client.discarding) else { return }
         let pendingLineLength =
             client.input.lastIndex(of: 0x0A).map { client.input.count - $0 - 1 } ?? client.input.count

@@ -1,0 +1,70 @@
+import Glibc
+import Testing
+
+@testable import SingletondCore
+
+/// How the gpsd listener writes a client's backlog: a write takes many lines, not one. A write per line cost a system
+/// call per line and client: in the flood beside gpsd (`Benchmarks/flood-vs-gpsd.sh`) the listener's thread fell
+/// behind on them on a loaded machine, and watchers that read lost up to a quarter of their reports.
+@Suite struct GPSDListenerWriteTests {
+    /// The sizes of the records waiting on `fd`, a `SOCK_SEQPACKET` socket: one record per write of its peer.
+    static func records(on fd: Int32) -> [Int] {
+        var sizes: [Int] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { return sizes }
+            sizes.append(count)
+        }
+    }
+
+    @Test func aBacklogOfAHundredLinesGoesOutInTwoWrites() throws {
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        defer {
+            close(pair[0])
+            close(pair[1])
+        }
+        let limits = ClientLimits(maximumQueuedBytes: 1 << 20)
+        let handler = GPSDListenerHandler(address: ListenAddress(port: 2947), devicePath: "demo", limits: limits)
+        var client = GPSDListenerClient(fd: pair[0], now: .zero)
+        let line = [UInt8](repeating: UInt8(ascii: "x"), count: 99) + [0x0A]
+        for _ in 0..<100 { #expect(client.enqueue(line, limit: limits.maximumQueuedBytes) == 0) }
+        handler.flush(&client)
+        #expect(client.closeReason == nil)
+        #expect(!client.hasOutput, "everything written")
+        // 64 lines (the most one write takes), then the other 36.
+        #expect(Self.records(on: pair[1]) == [6_400, 3_600])
+    }
+
+    @Test func aWriteTheKernelTakesInPartGoesOnFromTheFirstByteItDidNotTake() throws {
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer {
+            close(pair[0])
+            close(pair[1])
+        }
+        let limits = ClientLimits(maximumQueuedBytes: 8 << 20)
+        let handler = GPSDListenerHandler(address: ListenAddress(port: 2947), devicePath: "demo", limits: limits)
+        var client = GPSDListenerClient(fd: pair[0], now: .zero)
+        // 20,000 numbered lines of 7 to 11 bytes: more than the socket holds, so writes end part way through a line.
+        var sent: [UInt8] = []
+        for index in 0..<20_000 {
+            let line = Array("#\(index)\r\n".utf8)
+            sent += line
+            #expect(client.enqueue(line, limit: limits.maximumQueuedBytes) == 0)
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while client.hasOutput {
+            handler.flush(&client)
+            try #require(client.closeReason == nil)
+            while true {
+                let count = recv(pair[1], &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                guard count > 0 else { break }
+                received += buffer[..<count]
+            }
+        }
+        #expect(received == sent, "every byte once, in order")
+    }
+}
