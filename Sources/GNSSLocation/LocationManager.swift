@@ -53,14 +53,15 @@ open class LocationManager: ManagedSingleton {
     public var staleAfter: Duration = .seconds(5)
     /// How long to wait before reopening a lost source.
     public var reconnectPolicy = ReconnectPolicy()
-    /// How long a gpsd or NMEA-over-TCP connection may stay silent before it counts as stalled and is reopened;
-    /// `nil` waits for ever. Takes effect at the next ``start(_:)``.
+    /// How long a gpsd connection may stay silent before it counts as stalled and is reopened; `nil` waits for ever.
+    /// Takes effect at the next ``start(_:)``.
     ///
     /// Silence is counted only while the manager has nothing left to decode, so a busy manager is never taken for a
     /// silent peer. A gpsd with no receiver attached is quiet, so gpsd is first asked `?VERSION;`, which it answers
-    /// in any case: only a gpsd that also leaves that unanswered for the same time has stalled. NMEA over TCP has
-    /// nothing to ask; a receiver speaks at least once a second. The reason of the
-    /// ``LocationState/reconnecting(source:attempt:reason:retryIn:)`` state ends with `(stalled)`.
+    /// in any case: only a gpsd that also leaves that unanswered for the same time has stalled. The reason of the
+    /// ``LocationState/reconnecting(source:attempt:reason:retryIn:)`` state ends with `(stalled)`. An NMEA source
+    /// (TCP, serial or file) is not timed: as gpsd 3.22 keeps a quiet device, the manager keeps a quiet NMEA
+    /// connection and reopens it only when it closes or fails.
     public var silenceTimeout: Duration? = .seconds(10)
 
     /// ``lastFix`` and ``fixCount``, changed together under the one key path `\.lastFix`: one observable

@@ -21,8 +21,11 @@ struct LocationSession: Sendable {
     func run(firstChannel: ByteChannel?) async {
         var channel = firstChannel
         var attempt = 0
+        // One decoder for every connection of the session: NMEA's date outlives a reconnect, as in gpsd.
+        var decoder = StreamDecoder(for: source)
         while !Task.isCancelled {
-            let (healthy, end) = await runOnce(preopened: channel)
+            let (healthy, end) = await runOnce(preopened: channel, decoder: &decoder)
+            decoder.reconnect()
             channel = nil
             if Task.isCancelled { return }
             guard source.reconnects, case .failure(let reason) = end else {
@@ -50,21 +53,26 @@ struct LocationSession: Sendable {
     /// A connection is healthy when it delivered a fix or a satellite view, or stayed open for the policy's
     /// ``ReconnectPolicy/maximumDelay`` (a quiet gpsd without a receiver delivers nothing, yet is not failing). A
     /// peer that accepts and closes at once, or sends only its banner, is not.
-    private func runOnce(preopened: ByteChannel?) async -> (healthy: Bool, end: SourceEnd) {
+    private func runOnce(
+        preopened: ByteChannel?, decoder: inout StreamDecoder
+    ) async -> (healthy: Bool, end: SourceEnd) {
         if case .nmeaReplay(_, let bytes, let pacing, let loops) = source {
             await manager.transition(to: .waitingForFix(source: source.description))
             return (true, await replay(bytes, pacing: pacing, loops: loops))
         }
         guard let byteSource = source.byteSource else { return (false, .failure("nothing to open")) }
-        let (delivered, end, openedAt) = await readConnection(byteSource, preopened: preopened)
+        let (delivered, end, openedAt) = await readConnection(byteSource, preopened: preopened, decoder: &decoder)
         let stayedUp = openedAt.map { timeline.now - $0 >= policy.maximumDelay } ?? false
         return (delivered || stayedUp, end)
     }
 
     /// Opens `byteSource` (unless `preopened`) and reads it until it ends: whether it delivered a fix or a satellite
     /// view, how it ended, and when it opened on the session's timeline (`nil` if it did not).
+    ///
+    /// Only a gpsd connection has its silence watched: gpsd answers the probe. An NMEA source, like a device of
+    /// gpsd 3.22's, is kept however long it stays quiet, and reopened only when it closes or fails.
     private func readConnection(
-        _ byteSource: ByteSource, preopened: ByteChannel?
+        _ byteSource: ByteSource, preopened: ByteChannel?, decoder: inout StreamDecoder
     ) async -> (delivered: Bool, end: SourceEnd, openedAt: Duration?) {
         let channel: ByteChannel
         if let preopened {
@@ -87,7 +95,7 @@ struct LocationSession: Sendable {
             }
         }
         let watch: SilenceWatch? =
-            if let silenceTimeout, case .tcp = byteSource {
+            if let silenceTimeout, case .gpsd = source {
                 SilenceWatch(timeout: silenceTimeout, timeline: timeline)
             } else {
                 nil
@@ -95,23 +103,17 @@ struct LocationSession: Sendable {
         let reader = ByteReader(channel: channel, silenceWatch: watch)
         let events = reader.events(bufferLimit: 16)
         guard let watch else {
-            let (delivered, end) = await read(events, watch: nil)
+            let (delivered, end) = await read(events, watch: nil, decoder: &decoder)
             return (delivered, end, openedAt)
         }
-        let probe: (request: String, send: @Sendable () -> Bool)? =
-            if case .gpsd = source {
-                (
-                    "?VERSION;",
-                    { (try? channel.write(GPSDRequest.version.bytes, timeout: .zero)) != nil }
-                )
-            } else {
-                nil
-            }
+        let probe: (request: String, send: @Sendable () -> Bool) = (
+            "?VERSION;", { (try? channel.write(GPSDRequest.version.bytes, timeout: .zero)) != nil }
+        )
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { [source] in
                 await watch.run(source: source.description, probe: probe, stop: { reader.stop() })
             }
-            let (delivered, end) = await read(events, watch: watch)
+            let (delivered, end) = await read(events, watch: watch, decoder: &decoder)
             group.cancelAll()
             return (delivered, end, openedAt)
         }
@@ -120,8 +122,9 @@ struct LocationSession: Sendable {
     /// Decodes chunks until the source ends or `watch` finds it stalled, delivering what each chunk completes in one
     /// hop. The reader is held back while this decodes and delivers, so nothing is dropped on the way in; cancelling
     /// the task ends the iteration, which stops the reader.
-    private func read(_ events: ByteReaderEvents, watch: SilenceWatch?) async -> (delivered: Bool, end: SourceEnd) {
-        var decoder = StreamDecoder(for: source)
+    private func read(
+        _ events: ByteReaderEvents, watch: SilenceWatch?, decoder: inout StreamDecoder
+    ) async -> (delivered: Bool, end: SourceEnd) {
         var batch = DeliveryBatch(
             manager: manager, source: source.description,
             pacer: source.pacing.map { ReplayPacer(speed: $0, timeline: timeline) }, canWait: source.canWait)

@@ -1,15 +1,15 @@
 import SingletonRegistry
 
-/// Notices a network source that has stopped talking, so that its connection is given up instead of waited on for
-/// ever.
+/// Notices a gpsd that has stopped talking, so that its connection is given up instead of waited on for ever.
 ///
 /// Silence is timed by the ``ByteReader``'s thread, only while it waits in `poll(2)` for the peer: while the session
 /// decodes or delivers, the reader is held back by flow control, and a slow consumer is not a silent peer; and an
 /// answer counts the moment it reaches the reader, not when a busy cooperative pool gets round to decoding it. After
 /// ``timeout`` of silence the watch sends the ``probe`` if there is one (gpsd answers `?VERSION;` even when it has no
 /// device, and an idle gpsd is legitimately quiet); only silence for another ``timeout`` after it is a stall. Without a
-/// probe (NMEA over TCP, where a receiver talks at least once a second) the first ``timeout`` of silence is one. The
-/// answer's ``timeout`` counts from when the probe was sent, so a watch that wakes late still gives the peer all of it.
+/// probe the first ``timeout`` of silence is one. The answer's ``timeout`` counts from when the probe was sent, so a
+/// watch that wakes late still gives the peer all of it. The session watches only gpsd connections: an NMEA source
+/// has nothing to ask and, as in gpsd, a quiet one is kept.
 final class SilenceWatch: Sendable {
     /// How long a silence may last before the watch acts.
     let timeout: Duration

@@ -60,6 +60,16 @@ struct StreamDecoder: Sendable {
         }
     }
 
+    /// Prepares for the next connection to the same source. gpsd's protocol starts afresh. NMEA keeps what the
+    /// decoder learnt (the date above all, so that a GGA before the connection's first RMC still has its time), as
+    /// gpsd 3.22 keeps its session's NMEA state when it reopens a device: ``finish()`` already dropped the sentence
+    /// the old connection cut short and reported its cycle.
+    mutating func reconnect() {
+        guard gpsd != nil else { return }
+        gpsd = GPSDStreamDecoder()
+        unterminatedByteCount = 0
+    }
+
     /// How many bytes of `bytes`, the next chunk, count against the ``GarbageThrottle``'s allowance.
     ///
     /// NMEA: all of them. gpsd: all but the skipped middle of an over-long line, from its

@@ -56,13 +56,14 @@ extension ConnectionServer where Served == GPSDListenerHandler {
         wake()
     }
 
-    /// Notes that the source became active (at `activated`, milliseconds since 1970) or went (`nil`), and with
-    /// `announce` tells the watchers with a `DEVICE` line (gpsd sends the activation's DEVICE at the first data, see
-    /// ``announceDevice()``, and the loss's at once).
-    package func setDevice(activated: Int64?, announce: Bool = true) {
+    /// Notes that the source became active (at `activated`, milliseconds since 1970) or went (`nil`), whether its
+    /// data was already `observed`, and with `announce` tells the watchers with a `DEVICE` line (gpsd sends the
+    /// activation's DEVICE at the first data, see ``announceDevice(at:)``, and the loss's at once).
+    package func setDevice(activated: Int64?, observed: Bool = false, announce: Bool = true) {
         let logLines = state.withLock { state -> [String] in
             guard (state.shared.activated == nil) != (activated == nil) else { return [] }
             state.shared.activated = activated
+            state.shared.observed = activated != nil && observed
             if activated == nil {
                 state.shared.latestSKY = nil
                 state.shared.latestGST = nil
@@ -75,10 +76,13 @@ extension ConnectionServer where Served == GPSDListenerHandler {
         wake()
     }
 
-    /// Tells the watchers with a `DEVICE` line that the active source sent its first data.
-    package func announceDevice() {
+    /// Tells the watchers with a `DEVICE` line that the active source sent its first data, at `activated`
+    /// (milliseconds since 1970), which becomes the device's `activated` as in gpsd 3.22.
+    package func announceDevice(at activated: Int64) {
         let logLines = state.withLock { state -> [String] in
-            guard let activated = state.shared.activated else { return [] }
+            guard state.shared.activated != nil else { return [] }
+            state.shared.activated = activated
+            state.shared.observed = true
             let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
             return broadcast(state: &state) { $0.wantsReports ? line : nil }
         }

@@ -70,19 +70,28 @@ extension GPSDListenerHandler {
                 return
             }
             client.policy.apply(change)
-            _ = client.enqueue(GPSDListenerLines.devices(path: devicePath, activated: shared.activated), limit: limit)
+            _ = client.enqueue(
+                GPSDListenerLines.devices(path: devicePath, activated: shared.activated, observed: shared.observed),
+                limit: limit)
             _ = client.enqueue(client.policy.line, limit: limit)
         case .poll:
-            // gpsd counts only the devices the client watches: a client that does not watch gets empty lists.
-            let active = client.policy.enable && shared.activated != nil
+            // gpsd counts only the devices the client watches and whose data it has seen: a client that does not
+            // watch, or a source that sent nothing yet, gets empty lists.
+            let active = client.policy.enable && shared.activated != nil && shared.observed
             let line = GPSDListenerLines.poll(
                 now: System.wallClockMilliseconds(), devicePath: devicePath, tpv: active ? shared.latestTPV : nil,
                 gst: shared.latestGST, sky: active ? shared.latestSKY : nil, active: active)
             _ = client.enqueue(line, limit: limit)
         case .devices:
-            _ = client.enqueue(GPSDListenerLines.devices(path: devicePath, activated: shared.activated), limit: limit)
+            _ = client.enqueue(
+                GPSDListenerLines.devices(path: devicePath, activated: shared.activated, observed: shared.observed),
+                limit: limit)
         case .device:
-            _ = client.enqueue(GPSDListenerLines.device(path: devicePath, activated: shared.activated), limit: limit)
+            _ = client.enqueue(
+                GPSDListenerLines.device(
+                    path: devicePath, activated: shared.activated, identified: shared.observed,
+                    observed: shared.observed),
+                limit: limit)
         case .version:
             _ = client.enqueue(GPSDListenerLines.version, limit: limit)
         case .error(let message):

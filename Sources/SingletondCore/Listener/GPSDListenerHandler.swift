@@ -12,8 +12,12 @@ import SystemCalls
 package struct GPSDListenerHandler: ConnectionHandler {
     /// What the listener keeps for all its clients.
     package struct Shared: Sendable {
-        /// Since when the source is active (milliseconds since 1970), `nil` while it is not.
+        /// Since when the source is active (milliseconds since 1970), `nil` while it is not: when it opened, until
+        /// its first data, then when that came, as gpsd 3.22's `activated`.
         var activated: Int64?
+        /// Whether the active source's data was seen: until then, as in gpsd, its DEVICE names no driver and
+        /// `?POLL;` counts it inactive.
+        var observed = false
         /// The latest TPV, SKY and GST objects, without newline, for `?POLL;`.
         var latestTPV: [UInt8]?
         var latestSKY: [UInt8]?

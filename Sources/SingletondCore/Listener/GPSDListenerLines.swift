@@ -33,10 +33,13 @@ package enum GPSDListenerLines {
     /// The `DEVICE` object of the source, without newline: active since `activated` (milliseconds since 1970),
     /// or gone (`"activated":0`) when `nil`.
     ///
-    /// As gpsd 3.22's `json_device_dump`: `"flags":1` (NMEA seen) only once the source's data was seen, which the
-    /// `DEVICE` sent at activation is before; no `"native"`, which gpsd writes, with the line's speed, for a serial
-    /// port only, and the listener does not know the speed.
-    static func deviceObject(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
+    /// As gpsd 3.22's `json_device_dump`: the `"driver"` only once the source's first data identified it
+    /// (`identified`); `"flags":1` (NMEA seen) only once that data was taken in (`observed`), which the `DEVICE`
+    /// sent at the first data is before; no `"native"`, which gpsd writes, with the line's speed, for a serial port
+    /// only, and the listener does not know the speed.
+    static func deviceObject(path: String, activated: Int64?, identified: Bool = true, observed: Bool = true)
+        -> [UInt8]
+    {
         var writer = JSONObjectWriter()
         writer.string("class", "DEVICE")
         writer.string("path", path)
@@ -44,24 +47,30 @@ package enum GPSDListenerLines {
             writer.int("activated", 0)
             return writer.finish(newline: false)
         }
-        writer.string("driver", "NMEA0183")
+        if identified { writer.string("driver", "NMEA0183") }
         var time: [UInt8] = [UInt8(ascii: "\"")]
         GPSDJSONWriter.appendTime(GNSSTime(millisecondsSince1970: activated), to: &time)
         time.append(UInt8(ascii: "\""))
         writer.raw("activated", time)
-        if observed { writer.int("flags", 1) }
+        if identified, observed { writer.int("flags", 1) }
         return writer.finish(newline: false)
     }
 
-    /// A `DEVICE` line: the source came (`activated` set) or went; `observed` when the source's data was seen.
-    package static func device(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
-        crlf(deviceObject(path: path, activated: activated, observed: observed))
+    /// A `DEVICE` line: the source came (`activated` set) or went; `identified` once its first data came,
+    /// `observed` once that data was taken in (see ``deviceObject(path:activated:identified:observed:)``).
+    package static func device(path: String, activated: Int64?, identified: Bool = true, observed: Bool = true)
+        -> [UInt8]
+    {
+        crlf(deviceObject(path: path, activated: activated, identified: identified, observed: observed))
     }
 
-    /// `{"class":"DEVICES","devices":[...]}`: the source while it is active, else an empty list.
-    package static func devices(path: String, activated: Int64?) -> [UInt8] {
+    /// `{"class":"DEVICES","devices":[...]}`: the source while it is active, else an empty list; with its driver
+    /// and flags once its data was `observed`.
+    package static func devices(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
         var list: [UInt8] = [UInt8(ascii: "[")]
-        if activated != nil { list += deviceObject(path: path, activated: activated) }
+        if activated != nil {
+            list += deviceObject(path: path, activated: activated, identified: observed, observed: observed)
+        }
         list.append(UInt8(ascii: "]"))
         var writer = JSONObjectWriter()
         writer.string("class", "DEVICES")
@@ -70,8 +79,8 @@ package enum GPSDListenerLines {
     }
 
     /// `{"class":"POLL",...}`: the time now, whether the source is active for this client, and its latest TPV,
-    /// GST and SKY objects, in gpsd's order. Until a GST sentence came, the GST object names the device only, as
-    /// gpsd's does.
+    /// GST and SKY objects, in gpsd's order. Until a GST sentence came, the GST object names the device only, and
+    /// until a satellite view came the SKY object has `"nSat":0,"uSat":0`, as gpsd's do.
     package static func poll(
         now: Int64, devicePath: String, tpv: [UInt8]?, gst latestGST: [UInt8]? = nil, sky: [UInt8]?, active: Bool
     ) -> [UInt8] {
@@ -93,7 +102,16 @@ package enum GPSDListenerLines {
             gst = object.finish(newline: false)
         }
         writer.raw("gst", [UInt8(ascii: "[")] + gst + [UInt8(ascii: "]")])
-        writer.raw("sky", [UInt8(ascii: "[")] + (sky ?? []) + [UInt8(ascii: "]")])
+        var skyObject = sky ?? []
+        if active, sky == nil {
+            var object = JSONObjectWriter()
+            object.string("class", "SKY")
+            object.string("device", devicePath)
+            object.int("nSat", 0)
+            object.int("uSat", 0)
+            skyObject = object.finish(newline: false)
+        }
+        writer.raw("sky", [UInt8(ascii: "[")] + skyObject + [UInt8(ascii: "]")])
         return crlf(writer.finish(newline: false))
     }
 

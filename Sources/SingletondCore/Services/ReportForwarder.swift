@@ -21,7 +21,8 @@ import SystemCalls
 package final class ReportForwarder: Sendable {
     private struct State {
         var listener: GPSDListener?
-        /// When the source became active (milliseconds since 1970), `nil` while it is not.
+        /// When the source became active (milliseconds since 1970), `nil` while it is not: when it opened, then
+        /// when its first data came, which gpsd 3.22 reports as the device's `activated`.
         var activated: Int64?
         /// Whether the listener was sent the DEVICE of this activation: gpsd sends it when the first data comes,
         /// not when the device opens.
@@ -86,7 +87,9 @@ package final class ReportForwarder: Sendable {
     package func attach(_ listener: GPSDListener) {
         state.withLock { state in
             state.listener = listener
-            if let activated = state.activated { listener.setDevice(activated: activated, announce: state.announced) }
+            if let activated = state.activated {
+                listener.setDevice(activated: activated, observed: state.announced, announce: state.announced)
+            }
             if let sky = state.sky { listener.publish(.sky(sky)) }
         }
     }
@@ -181,11 +184,14 @@ package final class ReportForwarder: Sendable {
         state.listener?.setDevice(activated: state.activated, announce: !active)
     }
 
-    /// Sends the listener the DEVICE of the current activation once, at the source's first data, as gpsd does.
+    /// Sends the listener the DEVICE of the current activation once, at the source's first data, activated then, as
+    /// gpsd does.
     private static func announce(in state: inout State) {
         guard state.activated != nil, !state.announced else { return }
+        let now = System.wallClockMilliseconds()
         state.announced = true
-        state.listener?.announceDevice()
+        state.activated = now
+        state.listener?.announceDevice(at: now)
     }
 
     /// Sends the listener a `TOFF` for `fix` when it is a fix (2D or 3D) whose time starts a new second, as gpsd

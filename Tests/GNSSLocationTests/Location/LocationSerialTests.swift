@@ -61,9 +61,11 @@ import Testing
         #expect(manager.state == .waitingForFix(source: receiver.path))
 
         var expected: [Fix] = []
-        for (pass, firstSecond) in [0, 100].enumerated() {
-            let bytes = LocationTesting.cycles(from: firstSecond, count: 12)
-            let (whileFeeding, all) = LocationTesting.fixes(of: bytes, device: source.description)
+        let passes = [0, 100].map { LocationTesting.cycles(from: $0, count: 12) }
+        // One decoder for both connections, as the session keeps it: the second pass's first cycle is reported once.
+        let decoded = LocationTesting.fixes(ofPasses: passes, device: source.description)
+        for (pass, bytes) in passes.enumerated() {
+            let (whileFeeding, all) = decoded[pass]
             try await LocationTesting.writePaced(try #require(receiver.pty?.master), bytes, baud: baud)
             // The receiver wrote everything; the fixes it completes arrive.
             await fixes.read(whileFeeding.count)

@@ -1,3 +1,4 @@
+import Dispatch
 import GNSSLocation
 import GNSSProtocol
 import Glibc
@@ -6,8 +7,8 @@ import SingletonRegistryTesting
 import TestSupport
 import Testing
 
-/// Network peers that go silent, on a test clock: `silenceTimeout` notices the stall at its exact instant and the
-/// manager reconnects, while a gpsd that is quiet but answers `?VERSION;` is left alone.
+/// Network peers that go silent, on a test clock: `silenceTimeout` notices a gpsd's stall at its exact instant and the
+/// manager reconnects, while a gpsd that is quiet but answers `?VERSION;`, or an NMEA source, is left alone.
 @Suite(.timeLimit(.minutes(3))) struct LocationStallTests {
     static let banner = LocationFaultTests.banner
     static let tpv = LocationFaultTests.tpv
@@ -143,27 +144,51 @@ import Testing
         await manager.shutdown()
     }
 
+    /// The second of a fix from ``LocationTesting/cycles(from:count:)``: its cycle's number, below 60.
+    static func second(of fix: Fix) -> Int64? {
+        fix.time.map { $0.millisecondsSince1970 / 1_000 % 60 }
+    }
+
+    /// An NMEA source has nothing to ask and is not timed: as gpsd keeps a quiet device, the connection outlives any
+    /// silence on the clock, and the next sentence continues the cycle the silence left open. The peer sends three
+    /// cycles, then, once the clock has gone past what used to be a stall, two more on the same connection; a
+    /// reconnect would be seen as a second connection starting again at cycle 0.
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
-    func anNMEAStreamThatFallsSilentIsAStallAfterOneTimeout() async throws {
+    func aQuietNMEAStreamIsKeptAndItsNextSentenceContinuesTheCycle() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)
-        let (_, requested) = AsyncStream.makeStream(of: String.self)
-        let peer = try Self.silentPeer(after: LocationTesting.cycles(from: 0, count: 3), requests: requested)
+        let more = DispatchSemaphore(value: 0)
+        let connections = SanitizerVisibleMutex(0)
+        let peer = try LoopbackPeer { connection in
+            let first = connections.withLock { count in
+                count += 1
+                return count == 1
+            }
+            try? writeAll(connection, LocationTesting.cycles(from: 0, count: 3))
+            if first {
+                more.wait()
+                try? writeAll(connection, LocationTesting.cycles(from: 3, count: 2))
+            }
+            LoopbackPeer.serveRequests(connection, seconds: Self.peerBound)
+        }
         defer { peer.close() }
         let manager = LocationManager()
         manager.silenceTimeout = .seconds(10)
         manager.staleAfter = .seconds(3_600)
         var fixes = FixReader(manager.updates())
-        var states = StateWatch(manager)
         try await manager.start(.nmeaTCP(host: "127.0.0.1", port: peer.port))
 
-        // NMEA has nothing to ask: one timeout of silence is a stall. The cycle the silence cut short is delivered.
-        #expect(await fixes.read(2).count == 2)
-        await clock.sleepers(atLeast: 2)
-        #expect(clock.pendingDeadlines.first == TestClock.Instant(offset: .seconds(10)))
-        await clock.advance(by: .seconds(10))
-        let reason = try #require(await states.nextReconnectReason())
-        #expect(reason == "tcp://127.0.0.1:\(peer.port) sent nothing for 10 s (stalled)")
-        #expect(await fixes.read(1).count == 1)
+        // The first cycle is reported after each of its sentences, as gpsd reports it.
+        while let fix = await fixes.read(1).first, Self.second(of: fix) != 1 {}
+        // Only the staleness watch sleeps; the clock goes past two silence timeouts.
+        await clock.sleepers(atLeast: 1)
+        try #require(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(3_600))])
+        await clock.advance(by: .seconds(20))
+        more.signal()
+        // Cycle 2, which the silence left open, ends at cycle 3's RMC, on the same connection.
+        #expect(await fixes.read(2).map(Self.second) == [2, 3])
+        #expect(connections.withLock { $0 } == 1, "the quiet connection was given up")
+        #expect(manager.lastProblem == nil)
+        #expect(manager.state == .fixed(source: "tcp://127.0.0.1:\(peer.port)"))
         await manager.shutdown()
     }
 

@@ -33,15 +33,18 @@ enum LocationTesting {
         NMEAChecksum.sentence(body)
     }
 
-    /// The fixes a live source's NMEA decoder makes of `bytes`: those emitted while feeding, and all of them (with
-    /// the end of the stream's flush).
-    static func fixes(of bytes: [UInt8], device: String) -> (whileFeeding: [Fix], all: [Fix]) {
+    /// The fixes a live source's NMEA decoder makes of `passes`, the bytes of successive connections, with one
+    /// decoder for them all as the session keeps it across reconnects: per pass, those emitted while feeding, and all
+    /// of them (with the flush at the pass's end).
+    static func fixes(ofPasses passes: [[UInt8]], device: String) -> [(whileFeeding: [Fix], all: [Fix])] {
         var decoder = NMEADecoder(liveDevice: device)
-        var fixes: [Fix] = []
-        decoder.feed(bytes) { if case .fix(let fix) = $0 { fixes.append(fix) } }
-        let fed = fixes
-        decoder.finish { if case .fix(let fix) = $0 { fixes.append(fix) } }
-        return (fed, fixes)
+        return passes.map { bytes in
+            var fixes: [Fix] = []
+            decoder.feed(bytes) { if case .fix(let fix) = $0 { fixes.append(fix) } }
+            let fed = fixes
+            decoder.finish { if case .fix(let fix) = $0 { fixes.append(fix) } }
+            return (fed, fixes)
+        }
     }
 
     /// Writes `bytes` to a blocking descriptor at roughly `baud` bits per second (10 bits per byte, 8N1), in
