@@ -7,7 +7,8 @@ import Testing
 
 /// Every read stays on its own scope, whatever runs between a scope's end and the jobs of its tasks: the four ways
 /// a read or a store once crossed from one scope to another (issue 44, findings 1–4), each repeated many times so
-/// that the interleavings that broke them come up.
+/// that the interleavings that broke them come up; kept small, since they hold the registry's actor, which every
+/// other test of the run needs (scripts/scope-race hammers the same interleavings at length, in its own process).
 @Suite(.timeLimit(.minutes(2))) struct ScopeInterleavingTests {
     enum TagKey: SingletonKey {
         static var liveValue: String { "live" }
@@ -42,14 +43,14 @@ import Testing
     /// job while the scope ends; it always reads what it wrote.
     @Test func endingAScopeNeverChangesWhatARunningJobReadsOrLosesWhatItWrote() async {
         var lost = 0
-        for trial in 0..<500 {
+        for trial in 0..<100 {
             var job: Task<[String], Never>?
             let started = Started()
             await withSingletons({ $0[TagKey.self] = "scope" }) {
                 job = Task { @RegistryActor in
                     started.flag.store(true, ordering: .releasing)
                     var seen: [String] = []
-                    for step in 0..<256 {
+                    for step in 0..<32 {
                         appSingletons[TagKey.self] = "\(trial).\(step)"
                         seen.append(appSingletons[TagKey.self] == "\(trial).\(step)" ? "kept" : "lost")
                     }
@@ -66,7 +67,7 @@ import Testing
     /// Finding 2: a weak or strong reference to a scope's container, kept past the scope, never reads the values of
     /// a scope entered after it.
     @Test @RegistryActor func aReferenceThatOutlivesItsScopeNeverReadsAnotherScopesValues() async {
-        for trial in 0..<200 {
+        for trial in 0..<50 {
             let captured = Captured()
             await withSingletons({
                 captured.weakly = $0
@@ -113,7 +114,7 @@ import Testing
     @Test func aValueStoredAsItsScopeEndsIsShutDownAtMostOnce() async {
         var values: [Counted] = []
         var stores: [Task<Void, Never>] = []
-        for _ in 0..<1_000 {
+        for _ in 0..<100 {
             let value = await RegistryActor.run { Counted() }
             values.append(value)
             await withSingletons({ $0[TagKey.self] = "scope" }) {
