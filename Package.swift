@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SingletonRegistry", "SystemCalls"], path: "Tests/TestSupport"),
         .testTarget(name: "GNSSProtocolTests", dependencies: ["GNSSProtocol", "TestSupport"]),
         // System.writeAll and PollTimeout, against pipes and sockets.
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(
             name: "SingletonRegistryTests",
             dependencies: [

@@ -5,7 +5,7 @@ import Testing
 
 /// Decodes real logs, the project's fixtures and generated streams with both our decoder and gpsd's `gpsdecode`,
 /// and requires that we reproduce at least 99% of gpsd's timed cycles in every input.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDDifferentialTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDDifferentialTests {
     /// Logs we cannot hold to 99%, with the share we are held to and why. None at present: bundg_zeus_9 (a
     /// chartplotter that sends depth) was one until the decoder learnt gpsd's continuation mode.
     static let documentedExceptions: [String: Double] = [:]

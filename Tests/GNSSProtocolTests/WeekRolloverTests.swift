@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// ``WeekRolloverRule``: gpsd 3.22's correction of dates 1024 weeks late, and dates kept as sent.
-@Suite(.timeLimit(.minutes(3))) struct WeekRolloverTests {
+@Suite(.hangBound) struct WeekRolloverTests {
     /// `cycles` RMC + GGA pairs from `time` (hhmmss, seconds counting up), dated `date` (ddmmyy).
     static func stream(date: String, hhmm: String, from second: Int, cycles: Int, ggaFirst: Bool = false) -> [UInt8] {
         var text = ""

@@ -1,8 +1,9 @@
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// `start()` orders values by their keys' declared dependencies, and refuses an order that cannot exist.
-@Suite(.timeLimit(.minutes(1))) struct DependencyOrderTests {
+@Suite(.hangBound) struct DependencyOrderTests {
     /// A lifecycle participant that writes what happens to it into a shared journal.
     final class Probe: ManagedSingleton {
         let name: String

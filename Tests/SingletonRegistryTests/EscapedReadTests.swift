@@ -1,13 +1,14 @@
 import Dispatch
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Reads of an overridden value from outside the override's task tree are detected, not silently live: blamed on
 /// the test the reading task carries, or, from a task that carries none, reported once for the run.
 ///
 /// Each test replaces a key of its own, so what another test does cannot change what this one records.
-@Suite(.timeLimit(.minutes(1))) struct EscapedReadTests {
+@Suite(.hangBound) struct EscapedReadTests {
     /// A key per test: a plain value, so replacing it needs no lifecycle.
     enum DetachedKey: SingletonKey {
         static var liveValue: String { "live" }

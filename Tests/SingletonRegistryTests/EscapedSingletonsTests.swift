@@ -1,11 +1,12 @@
 import Dispatch
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// `withEscapedSingletons` carries a scope into a Dispatch callback: what the callback's tasks read is the scope's,
 /// the test's values where it replaced nothing, and a capture used after its scope ended is reported.
-@Suite(.timeLimit(.minutes(1))) struct EscapedSingletonsTests {
+@Suite(.hangBound) struct EscapedSingletonsTests {
     enum ForecastKey: SingletonKey {
         static var liveValue: String { "live" }
         static var testValue: String { "test" }

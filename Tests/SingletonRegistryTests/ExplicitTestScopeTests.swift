@@ -1,11 +1,12 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Code that Swift Testing does not run (a detached task here stands for an XCTest case or a harness of a team's
 /// own) declares itself a test with `withTestSingletons`: its unreplaced keys read as their test values, made for
 /// it alone, and a key without one is reported where it says.
-@Suite(.timeLimit(.minutes(1))) struct ExplicitTestScopeTests {
+@Suite(.hangBound) struct ExplicitTestScopeTests {
     /// What an explicit test reported.
     final class Reports: Sendable {
         private let messages = SanitizerVisibleMutex<[String]>([])

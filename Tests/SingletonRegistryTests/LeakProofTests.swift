@@ -1,10 +1,11 @@
 import GNSSLocation
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// When an override scope ends, work its managers started is cancelled and awaited: nothing runs on.
-@Suite(.timeLimit(.minutes(1))) struct LeakProofTests {
+@Suite(.hangBound) struct LeakProofTests {
     /// A job that never ends on its own: only cancellation stops it.
     static func endless(_ started: AsyncStream<Void>.Continuation) -> LongTask<Void> {
         LongTask(name: "endless") { _ in

@@ -1,10 +1,11 @@
 import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// The registry starts its managers in the order it came to hold them and stops them in reverse, awaiting each.
-@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
+@Suite(.hangBound) struct LifecycleTests {
     /// Lifecycle calls suspend a few times before returning, so a registry that did not await each manager
     /// before the next would interleave the journal's entries.
     static func slowStep(_ journal: Journal, _ name: String) async {

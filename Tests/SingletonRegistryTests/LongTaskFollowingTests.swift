@@ -1,8 +1,9 @@
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// Following a long task's state from code that is not on `RegistryActor`.
-@Suite(.timeLimit(.minutes(1))) struct LongTaskFollowingTests {
+@Suite(.hangBound) struct LongTaskFollowingTests {
     /// A nonisolated test subscribes, sees every state of a job in order, and its loop ends when the manager shuts
     /// down: without the stream's end, the follower would wait until the time limit.
     @Test func stateChangesFromNonisolatedCodeEndWhenTheManagerShutsDown() async throws {

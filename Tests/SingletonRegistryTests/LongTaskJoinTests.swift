@@ -1,8 +1,9 @@
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// Joining is explicit and typed, and a run lasts only while somebody awaits it.
-@Suite(.timeLimit(.minutes(1))) struct LongTaskJoinTests {
+@Suite(.hangBound) struct LongTaskJoinTests {
     typealias Gate = LongTaskManagerTests.Gate
 
     @Test @RegistryActor

@@ -1,9 +1,11 @@
+import Dispatch
 import SingletonRegistry
 import Synchronization
+import TestSupport
 import Testing
 
 /// One job at a time, joined runs, progress, cancellation, and an actor that stays responsive.
-@Suite(.timeLimit(.minutes(1))) struct LongTaskManagerTests {
+@Suite(.hangBound) struct LongTaskManagerTests {
     /// A job that runs until released, counting how often it started.
     final class Gate: Sendable {
         let starts = Atomic<Int>(0)
@@ -111,20 +113,17 @@ import Testing
         await #expect(throws: LongTaskError.noDefaultJob) { try await LongTaskManager().doLongTask() }
     }
 
-    /// The job computes on the cooperative pool until a state read on the registry's actor has answered; were
-    /// the work on the actor, the read could only answer after the job, and the job would report `false`. The
-    /// bound on the loop (minutes of work) only keeps a broken build from hanging; a loaded machine cannot reach it.
+    /// The job holds its thread of the cooperative pool in a synchronous wait until a state read on the registry's
+    /// actor has answered; were the job on the actor, the read could only answer after the job, and the job would
+    /// report `false`. It waits without spinning, so that the other tests of the run keep the CPU; its bound only
+    /// catches a hang.
     @Test func theActorAnswersWhileAJobComputes() async throws {
         let answered = Atomic<Bool>(false)
+        let answeredSignal = DispatchSemaphore(value: 0)
         let manager = LongTaskManager()
         let job = LongTask<Bool>(name: "compute") { _ in
-            var x: UInt64 = 1
-            var steps = 0
-            while steps < 200_000_000_000, !answered.load(ordering: .acquiring) {
-                x = x &* 6_364_136_223_846_793_005 &+ 1
-                steps += 1
-            }
-            return answered.load(ordering: .acquiring) && x != 0
+            _ = answeredSignal.wait(timeout: .now() + waitHangBound)
+            return answered.load(ordering: .acquiring)
         }
         async let sawAnswer = manager.run(job)
         let observedRunning = await Task { @RegistryActor in
@@ -135,6 +134,7 @@ import Testing
             return false
         }.value
         answered.store(observedRunning, ordering: .releasing)
+        answeredSignal.signal()
         #expect(try await sawAnswer)
     }
 }

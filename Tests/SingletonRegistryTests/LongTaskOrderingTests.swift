@@ -1,9 +1,10 @@
 import Observation
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// Observers see every state change of the long-task manager, in order, and end on the true final state.
-@Suite(.timeLimit(.minutes(3))) struct LongTaskOrderingTests {
+@Suite(.hangBound) struct LongTaskOrderingTests {
     static let runs = 2_000
 
     /// The transitions of `runs` jobs named `job 0`, `job 1`, ... that each report 0.5 once, after the initial idle.

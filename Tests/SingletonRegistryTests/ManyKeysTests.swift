@@ -1,9 +1,10 @@
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// A container of many keys finds each of them, keeps them in the order they came, and replaces a value in place:
 /// past a few keys a container looks them up through a hash table instead of one by one.
-@Suite(.timeLimit(.minutes(1))) struct ManyKeysTests {
+@Suite(.hangBound) struct ManyKeysTests {
     /// A type of its own for every nesting depth, to make a key of its own for each.
     enum Nest<Inner> {}
     /// A key of its own for every tag type.

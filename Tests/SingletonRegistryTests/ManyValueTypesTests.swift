@@ -1,8 +1,9 @@
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// A scope shuts down what it replaced however many types of value the process has seen before.
-@Suite(.timeLimit(.minutes(1))) struct ManyValueTypesTests {
+@Suite(.hangBound) struct ManyValueTypesTests {
     /// A type of value of its own for every nesting depth.
     struct Nest<Inner: Sendable>: Sendable { let inner: Inner }
     /// A key of its own for every type of value.

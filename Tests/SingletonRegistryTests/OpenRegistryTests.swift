@@ -1,9 +1,10 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Keys declared outside the registry get everything its own managers get.
-@Suite(.timeLimit(.minutes(1))) struct OpenRegistryTests {
+@Suite(.hangBound) struct OpenRegistryTests {
     /// Counts how often its live value was made.
     @RegistryActor static var countedMade = 0
     enum CountedKey: SingletonKey {

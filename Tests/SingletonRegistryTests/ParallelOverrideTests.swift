@@ -1,10 +1,11 @@
 import GNSSLocation
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Overrides are per task tree: tests running in parallel each see only their own mock.
-@Suite(.timeLimit(.minutes(1))) struct ParallelOverrideTests {
+@Suite(.hangBound) struct ParallelOverrideTests {
     static let rendezvous = PairRendezvous()
 
     /// What one case sees of `appSingletons.longTaskManager` after installing its own mock.
@@ -104,7 +105,7 @@ import Testing
 }
 
 /// A scope's replacements end with the scope, also for a task that outlives it.
-@Suite(.timeLimit(.minutes(1))) struct ScopeLifetimeTests {
+@Suite(.hangBound) struct ScopeLifetimeTests {
     /// The straggler reads the manager through an accessor of its own, so that the read it makes after its scope
     /// ended on purpose is counted, not reported for the run.
     @RegistryActor static func stragglersTag() -> Int {

@@ -1,11 +1,12 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// In a test, what a configure closure modifies (`$0.x.endpoint = ...`) starts from the value the test would read,
 /// never from the live value; a value made while the closure runs sees what it set so far; a live value is made
 /// from live values, whoever asks for it first.
-@Suite(.timeLimit(.minutes(1))) struct PartialReplacementTests {
+@Suite(.hangBound) struct PartialReplacementTests {
     /// A station: a struct whose test value differs from its live value in every member.
     struct Station: Sendable, Equatable {
         var name: String

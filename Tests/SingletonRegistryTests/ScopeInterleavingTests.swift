@@ -3,13 +3,14 @@ import SingletonRegistry
 import SingletonRegistryTesting
 import Synchronization
 import SystemCalls
+import TestSupport
 import Testing
 
 /// Every read stays on its own scope, whatever runs between a scope's end and the jobs of its tasks: the four ways
 /// a read or a store once crossed from one scope to another (issue 44, findings 1–4), each repeated many times so
 /// that the interleavings that broke them come up; kept small, since they hold the registry's actor, which every
 /// other test of the run needs (scripts/scope-race hammers the same interleavings at length, in its own process).
-@Suite(.timeLimit(.minutes(2))) struct ScopeInterleavingTests {
+@Suite(.hangBound) struct ScopeInterleavingTests {
     enum TagKey: SingletonKey {
         static var liveValue: String { "live" }
         static var testValue: String { "test" }
@@ -142,7 +143,7 @@ import Testing
 
 /// Finding 5: in a test process, code that carries neither a test nor a scope reads the key's test value: never the
 /// live one.
-@Suite(.timeLimit(.minutes(1))) struct NoLiveValueInATestProcessTests {
+@Suite(.hangBound) struct NoLiveValueInATestProcessTests {
     /// Counts how often its live value was made: never, in a test process.
     @RegistryActor static var liveMade = 0
     enum GuardedKey: SingletonKey {

@@ -1,10 +1,11 @@
 import GNSSLocation
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// The seed's original test, ported to Swift Testing: replace the process-wide value, then check the mock ran.
-@Suite(.timeLimit(.minutes(1))) struct SeedStyleTests {
+@Suite(.hangBound) struct SeedStyleTests {
     @Test @RegistryActor
     func mockReplacesTheSharedLongTaskManager() async throws {
         let mock = RecordingLongTaskManager()

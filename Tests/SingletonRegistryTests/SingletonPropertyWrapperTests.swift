@@ -1,9 +1,10 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// `@Singleton` reads through `appSingletons`, and its projected value overrides one instance.
-@Suite(.timeLimit(.minutes(1))) struct SingletonPropertyWrapperTests {
+@Suite(.hangBound) struct SingletonPropertyWrapperTests {
     @RegistryActor
     final class ForecastScreen {
         @Singleton(\.weatherClient) var weather

@@ -1,11 +1,12 @@
 @_spi(Testing) import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// The synchronous `withSingletons`, for a body on `RegistryActor` that cannot suspend: its replacements hold for
 /// the body and the tasks it starts, and end with it; a scope that ended never shows its values, nor a later scope's,
 /// to a task that captured it.
-@Suite(.timeLimit(.minutes(1))) struct SynchronousScopeTests {
+@Suite(.hangBound) struct SynchronousScopeTests {
     enum SyncStationKey: SingletonKey {
         static var liveValue: String { "live" }
         static var testValue: String { "test" }

@@ -1,10 +1,11 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// The manual clock: time moves only when the test moves it, sleepers wake in deadline order at their deadlines,
 /// cancellation wakes at once, and a sleeper never woken is reported.
-@Suite(.timeLimit(.minutes(1))) struct TestClockTests {
+@Suite(.hangBound) struct TestClockTests {
 
     @RegistryActor
     static func sleep(_ name: String, for duration: Duration, on clock: TestClock, into journal: Journal) -> Task<

@@ -1,10 +1,11 @@
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// A value a test reads without replacing it is the test's own, made from the key's test value; a key without one
 /// is reported against the test.
-@Suite(.timeLimit(.minutes(1))) struct TestValueTests {
+@Suite(.hangBound) struct TestValueTests {
     /// A key that declares a test value.
     enum GreetingKey: SingletonKey {
         static var liveValue: String { "live" }

@@ -11,7 +11,7 @@ private let sanitized = ["__tsan_init", "__asan_init"].contains { (name: String)
 /// SIGTERM ends it: the signal thread needs neither Dispatch nor the cooperative pool, whose threads the runtime may
 /// be unable to start at such a limit.
 @Suite(
-    .serialized, .timeLimit(.minutes(5)),
+    .serialized, .hangBound,
     .disabled(if: sanitized, "a sanitizer's shadow memory needs far more address space"))
 struct AddressSpaceLimitTests {
     @Test func tooSmallALimitIsRefusedAtOnceAndNothingIsWritten() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// A test cancelled by its time limit ends at once: the waits on threads of their own that tests use (a line from
 /// a child, a line from a socket) end when their task is cancelled, not when their hang bound runs out.
-@Suite(.timeLimit(.minutes(1))) struct BlockingCancellationTests {
+@Suite(.hangBound) struct BlockingCancellationTests {
     @Test func aCancelledWaitForAChildsLineEndsBeforeItsBound() async throws {
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)

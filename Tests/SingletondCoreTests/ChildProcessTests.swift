@@ -4,7 +4,7 @@ import Testing
 
 /// TestSupport's `ChildProcess`, which every end-to-end test stands on: how a child ended, its signals, its output
 /// and a hang's bound.
-@Suite(.timeLimit(.minutes(1))) struct ChildProcessTests {
+@Suite(.hangBound) struct ChildProcessTests {
     static let shell = "/bin/sh"
 
     @Test func anExitCodeAndASignalReadAsTheyHappened() async throws {

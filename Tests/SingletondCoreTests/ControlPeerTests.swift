@@ -8,7 +8,7 @@ import Testing
 
 /// Both ends of the control socket check who is at the other end (`SO_PEERCRED`): the daemon serves its own user
 /// and root only, and the client talks only to a daemon of its own user or root. `nobody` plays the other user.
-@Suite(.timeLimit(.minutes(1))) struct ControlPeerTests {
+@Suite(.hangBound) struct ControlPeerTests {
     /// The system's Python, which `nobody` can run (unlike a pyenv shim under /root that may come first on the PATH).
     static let python = "/usr/bin/python3"
 

@@ -9,7 +9,7 @@ import Testing
 ///
 /// Before the fix, as many silent connections as the client limit locked `singletond status` out for as long as
 /// they stayed.
-@Suite(.timeLimit(.minutes(3))) struct ControlServerIdleTests {
+@Suite(.hangBound) struct ControlServerIdleTests {
     private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     private static let handler: ControlServer.Handler = { request, requester in

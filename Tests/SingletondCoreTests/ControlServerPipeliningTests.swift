@@ -10,7 +10,7 @@ import Testing
 /// Before the fix, the server stopped serving a client once half its reply queue was full, then flushed the queue
 /// into the kernel on the spot: the client was left idle with complete lines waiting, polled for nothing, and
 /// served only when another client woke the server.
-@Suite(.timeLimit(.minutes(3))) struct ControlServerPipeliningTests {
+@Suite(.hangBound) struct ControlServerPipeliningTests {
     private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// Answers every request with a fixed `STATUS` line, from the handler's task (off the poll thread).

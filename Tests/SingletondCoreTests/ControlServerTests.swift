@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The control socket in-process, with a scripted handler: limits, bad input, watchers, socket file handling.
-@Suite(.timeLimit(.minutes(3))) struct ControlServerTests {
+@Suite(.hangBound) struct ControlServerTests {
     private let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// A handler that answers `status` with a fixed line and makes `watch` clients watchers.

@@ -1,7 +1,8 @@
 import SingletondCore
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct DecodeCommandTests {
+@Suite(.hangBound) struct DecodeCommandTests {
     @Test func unreadableFileExitsWithStatus1() {
         #expect(DecodeCommand.run(["/nonexistent/singletond-decode-test.nmea"]) == 1)
     }

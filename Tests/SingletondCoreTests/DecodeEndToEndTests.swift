@@ -5,7 +5,7 @@ import Testing
 
 /// `singletond decode` as scripts run it: NMEA from a file or standard input, gpsd-style JSON lines on standard
 /// output, one summary line on standard error.
-@Suite(.timeLimit(.minutes(3))) struct DecodeEndToEndTests {
+@Suite(.hangBound) struct DecodeEndToEndTests {
     enum Input: String, CaseIterable, CustomTestStringConvertible {
         case file, standardInput
         var testDescription: String { rawValue }

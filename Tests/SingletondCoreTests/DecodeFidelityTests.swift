@@ -5,7 +5,7 @@ import Testing
 /// `singletond decode` against gpsd's `gpsdecode`, member by member: the line the project holds (at least 99% of all
 /// members and 95% of each agree, epoch by epoch), measured by the same script a developer runs,
 /// `scripts/compare-gpsdecode`, on the development logs and on the project's own fixtures.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct DecodeFidelityTests {
+@Suite(.gpsdTools, .hangBound) struct DecodeFidelityTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/NMEA")
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -10,7 +10,7 @@ import Testing
 ///
 /// Before the fix each left the clients in the listening socket's backlog, which stayed ready: its poll loop spun,
 /// logging `accept failed: Too many open files` hundreds of thousands of times, and those clients got no reply.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DescriptorLimitTests {
+@Suite(.serialized, .hangBound) struct DescriptorLimitTests {
     /// A socket of the daemon, as a test reaches it.
     struct Socket: Sendable, CustomTestStringConvertible {
         /// How the log names it.

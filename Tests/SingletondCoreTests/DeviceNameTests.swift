@@ -8,7 +8,7 @@ import Testing
 /// lines, the watchers and the gpsd listener do. Before, `fix` named `NMEA tcp 127.0.0.1:PORT` (the location
 /// manager's name for the source) and the status and the ready line did too; the log's `opening …` and `location:`
 /// lines still did, until the location manager's name for a source became the reports' device name.
-@Suite(.timeLimit(.minutes(2))) struct DeviceNameTests {
+@Suite(.hangBound) struct DeviceNameTests {
     @Test func fixAndStatusNameTheDeviceAsTheOutputDoes() async throws {
         let nmea =
             NMEAChecksum.sentence("GPRMC,100000.00,A,5221.480,N,00452.300,E,001.0,090.0,221126,,,A")

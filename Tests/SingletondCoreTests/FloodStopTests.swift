@@ -13,7 +13,7 @@ import Testing
 /// Five watchers on the control socket read every fix. The daemon runs on processor 0 only (`taskset -c 0`): libdispatch sizes the pool by the processors the process
 /// may use, so the pool has one thread there, busy with the flood, on any machine. Nothing is decided on a duration:
 /// the status must be answered and the stop must end the daemon before bounds that only catch a hang.
-@Suite(.timeLimit(.minutes(3))) struct FloodStopTests {
+@Suite(.hangBound) struct FloodStopTests {
     /// A peer that sends cycles as fast as the daemon reads them, for at most `bound`, and counts the bytes sent.
     static func floodingPeer(sent: SanitizerVisibleMutex<Int>, bound: Duration = .seconds(120)) throws -> LoopbackPeer {
         let cycles = Array(SingletondEndToEndTests.manyCycles(3_600).utf8)

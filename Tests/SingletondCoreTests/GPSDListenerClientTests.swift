@@ -5,7 +5,7 @@ import Testing
 
 /// The clients people run against gpsd, run against the daemon's gpsd listener on the demo track (a log built into
 /// the binary, replayed in real time): the `gps` Python module of python3-gps, and `cgps` on a tmux screen.
-@Suite(.timeLimit(.minutes(3))) struct GPSDListenerClientTests {
+@Suite(.hangBound) struct GPSDListenerClientTests {
     /// Starts the demo daemon with its listener on a free port; returns once it is ready.
     static func startDaemon(in directory: TemporaryDirectory) async throws -> (SingletondProcess, UInt16) {
         let port = try freePort()
@@ -75,7 +75,7 @@ import Testing
         var shown: (Double, Double)?
         for _ in 0..<600 where shown == nil {
             let capture = try ChildProcess(tmux, ["-S", socket, "capture-pane", "-p", "-t", "cgps"], stdout: .pipe)
-            screen = await capture.stdout.rest(timeout: 30)
+            screen = await capture.stdout.rest()
             _ = await capture.wait()
             shown = Self.position(onScreen: screen)
             if shown == nil { try await Task.sleep(for: .milliseconds(100)) }

@@ -12,7 +12,7 @@ import Testing
 /// source): opened but silent, DEVICES lists it without a driver and `?POLL;` counts it inactive; the DEVICE sent
 /// at the first data is `activated` then, not at the opening; once a fix came but no satellite view, POLL's SKY has
 /// `"nSat":0,"uSat":0`.
-@Suite(.timeLimit(.minutes(2))) struct GPSDListenerDeviceTests {
+@Suite(.hangBound) struct GPSDListenerDeviceTests {
     /// Milliseconds since 1970 of a DEVICE's `activated`, `nil` if it is not a time.
     static func milliseconds(_ activated: JSONValue?) -> Int64? {
         let formatter = ISO8601DateFormatter()

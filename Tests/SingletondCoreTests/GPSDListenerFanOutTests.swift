@@ -11,7 +11,7 @@ import Testing
 /// 1, 10 and 200 watchers of the gpsd listener in-process, a scripted manager delivering 100 fixes 10 ms apart:
 /// every watcher gets every fix in order, or is told how many it lost. Each fix's fan-out latency (from the manager
 /// to the last watcher) and the process's resident memory are printed for Documentation/Singletond.md.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct GPSDListenerFanOutTests {
+@Suite(.serialized, .hangBound) struct GPSDListenerFanOutTests {
     static let fixCount = 100
 
     @Test(

@@ -8,7 +8,7 @@ import Testing
 /// well-behaved control client asks for the status every 10 ms: NUL bytes, a 10 MB line, `?WATCH` toggled a
 /// thousand times, a watcher that never reads while fixes stream in, and a thousand connections at once. Memory
 /// stays bounded and the control socket answers throughout.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct GPSDListenerFaultTests {
+@Suite(.serialized, .hangBound) struct GPSDListenerFaultTests {
     static func json(_ line: String?) -> JSONValue? {
         guard var line else { return nil }
         if line.hasSuffix("\r") { line.removeLast() }

@@ -5,7 +5,7 @@ import Testing
 
 /// `gpspipe -w` against the daemon's gpsd listener (`--listen`), compared with `gpspipe -w` against a real gpsd
 /// (under gpsfake) fed the same log.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDListenerGpspipeTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDListenerGpspipeTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 
@@ -38,7 +38,7 @@ import Testing
         defer { fake.process.kill() }
         let theirPipe = try ChildProcess(gpspipe, ["-w", "-n", "300", "127.0.0.1:\(fake.port)"], stdout: .pipe)
         defer { theirPipe.kill() }
-        let theirs = Self.tpvs(await theirPipe.stdout.rest(timeout: 60))
+        let theirs = Self.tpvs(await theirPipe.stdout.rest())
         #expect(await theirPipe.wait() == .exited(0))
         #expect(theirs.count >= 40, "gpspipe saw \(theirs.count) TPV lines from gpsd")
 
@@ -103,7 +103,7 @@ import Testing
         defer { pipe.kill() }
         #expect(await daemon.stderr.line(containing: "gpsd: client 1 watches", timeout: 60) != nil)
         try writeAll(source.fd, try Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
-        let lines = await pipe.stdout.rest(timeout: 60)
+        let lines = await pipe.stdout.rest()
         #expect(await pipe.wait() == .exited(0))
 
         let log = Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
@@ -143,7 +143,7 @@ import Testing
         #expect(await daemon.stderr.line(containing: "gpsd: client 1 watches", timeout: 60) != nil)
         let log = try Data(contentsOf: URL(fileURLWithPath: Self.fixture))
         try writeAll(source.fd, log)
-        let lines = await pipe.stdout.rest(timeout: 60)
+        let lines = await pipe.stdout.rest()
         #expect(await pipe.wait() == .exited(0))
 
         let sentences = lines.filter { !$0.hasPrefix("{") }.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }

@@ -8,7 +8,7 @@ import Testing
 
 /// What a `"nmea":true` watcher of the gpsd listener gets from an NMEA source that mixes sentences with garbage:
 /// the sentences only, each byte for byte as read, its own line end included, as gpsd relays them.
-@Suite(.timeLimit(.minutes(2))) struct GPSDListenerSentenceTests {
+@Suite(.hangBound) struct GPSDListenerSentenceTests {
     static let good = [
         NMEAChecksum.sentence("GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,0.0,221126,,,A"),
         NMEAChecksum.sentence("GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,", lineEnd: false)

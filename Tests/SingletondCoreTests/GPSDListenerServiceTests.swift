@@ -9,7 +9,7 @@ import Testing
 
 /// The gpsd listener's service in-process, fed by a scripted location manager installed as a user's test would:
 /// what a watcher gets, in order, and what a client that does not read costs.
-@Suite(.timeLimit(.minutes(2))) struct GPSDListenerServiceTests {
+@Suite(.hangBound) struct GPSDListenerServiceTests {
     static let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
 
     /// `count` fixes a second apart from 2026-01-01, each a little further north.

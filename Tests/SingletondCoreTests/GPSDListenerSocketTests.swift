@@ -1,10 +1,11 @@
 import Foundation
 import SingletondCore
+import TestSupport
 import Testing
 
 /// The gpsd listener's client sockets: `TCP_NODELAY`, and a small send buffer, so that a client that does not read
 /// loses reports from the listener's bounded queue (and is told) instead of getting them late from the kernel's.
-@Suite(.timeLimit(.minutes(2))) struct GPSDListenerSocketTests {
+@Suite(.hangBound) struct GPSDListenerSocketTests {
     /// An integer option of socket `fd`.
     static func option(_ fd: Int32, level: Int32, name: Int32) -> Int32 {
         var value: Int32 = -1

@@ -6,7 +6,7 @@ import Testing
 /// The listener's answers to `?WATCH` and `?POLL;`, compared with a real gpsd's (under gpsfake) on the same log, in
 /// the same test: `enable` without `json`, the echo's `device`, and POLL for a watcher and for a client that does
 /// not watch.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDListenerWatchRulesTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDListenerWatchRulesTests {
     /// What one server answered.
     struct Answers {
         /// The `WATCH` reply to `?WATCH={"enable":true}` and the lines up to the `VERSION` asked for after a POLL:

@@ -4,7 +4,7 @@ import Testing
 
 /// `cgps` on a tmux screen against the daemon's gpsd listener and against a real gpsd fed the same log in the same
 /// test (``SideBySide``): its error panel shows figures, not n/a, and the figures it shows for gpsd.
-@Suite(.gpsdTools, .requires([Requirement.tmux, Requirement.cgps]), .timeLimit(.minutes(3)))
+@Suite(.gpsdTools, .requires([Requirement.tmux, Requirement.cgps]), .hangBound)
 struct GPSDSideBySideCgpsTests {
     /// cgps 3.22's error rows, by their labels: `Long Err (XDOP, EPX)`, `Lat Err (YDOP, EPY)`, `Alt Err (VDOP,
     /// EPV)`, `2D Err (HDOP, CEP)`, `3D Err (PDOP, SEP)`, `Time Err (TDOP)`, `Geo Err (GDOP)`, `Speed Err (EPS)`,
@@ -23,7 +23,7 @@ struct GPSDSideBySideCgpsTests {
         var screen: [String] = []
         for _ in 0..<300 {
             let capture = try ChildProcess(tmux, ["-S", socket, "capture-pane", "-p", "-t", session], stdout: .pipe)
-            screen = await capture.stdout.rest(timeout: 30)
+            screen = await capture.stdout.rest()
             _ = await capture.wait()
             if screen.contains(where: { $0.contains(SideBySide.lastTime) }), done(errorPanel(screen)) { break }
             try await Task.sleep(for: .milliseconds(100))

@@ -5,7 +5,7 @@ import Testing
 /// gpsd's clients `gpxlogger` and `gps2udp`, and the `gps` module of python3-gps, against the daemon's gpsd
 /// listener and against a real gpsd fed the same log in the same test (``SideBySide``): what each client makes of
 /// the daemon's stream must be what it makes of gpsd's.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDSideBySideClientTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDSideBySideClientTests {
     /// Starts `make(server)` for gpsd's server and for the daemon's, waits until both watch and feeds the log;
     /// returns the two clients, gpsd's first. The caller kills them.
     static func run(
@@ -123,8 +123,8 @@ import Testing
         }
         defer { theirs.kill() }
         defer { ours.kill() }
-        let gpsdLines = await theirs.stdout.rest(timeout: 60)
-        let ourLines = await ours.stdout.rest(timeout: 60)
+        let gpsdLines = await theirs.stdout.rest()
+        let ourLines = await ours.stdout.rest()
         #expect(await theirs.wait() == .exited(0), "python said: \(theirs.errorOutput)")
         #expect(await ours.wait() == .exited(0), "python said: \(ours.errorOutput)")
         await pair.stop()

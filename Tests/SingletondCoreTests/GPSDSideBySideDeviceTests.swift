@@ -5,7 +5,7 @@ import Testing
 
 /// The device and `?POLL;` before the source's first data and after the log, asked of the daemon's gpsd listener and
 /// of a real gpsd whose device is open but silent (``SideBySide``): the same members and the same counts.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDSideBySideDeviceTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDSideBySideDeviceTests {
     /// The members of the first device `?DEVICES;` lists, asking until it lists one; and the `?POLL;` reply after.
     static func deviceAndPoll(_ client: StreamClient) async throws -> (device: Set<String>, poll: JSONValue) {
         var device: JSONValue?

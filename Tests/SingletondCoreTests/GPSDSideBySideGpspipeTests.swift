@@ -5,7 +5,7 @@ import Testing
 
 /// `gpspipe -w`, `-r` and `-R` against the daemon's gpsd listener and against a real gpsd fed the same log in the
 /// same test (``SideBySide``): what gpspipe prints must be what it prints for gpsd.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSDSideBySideGpspipeTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDSideBySideGpspipeTests {
     /// The lines `reader` gives until a TPV of the log's last epoch (at most 2,000 lines, each within 60 s).
     static func linesThroughLastTPV(_ reader: LineReader) async -> [String] {
         var lines: [String] = []

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The daemon against a real gpsd (`gpsfake` replaying a fixture), compared with what `gpspipe -w` sees.
-@Suite(.gpsdTools, .timeLimit(.minutes(3))) struct GPSFakeEndToEndTests {
+@Suite(.gpsdTools, .hangBound) struct GPSFakeEndToEndTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/NMEA/multignss-midnight.nmea").path
 
@@ -36,7 +36,7 @@ import Testing
         let pipe = try ChildProcess(gpspipe, ["-w", "-n", "\(reports)", "127.0.0.1:\(port)"], stdout: .pipe)
         defer { pipe.kill() }
         // gpsd ends its lines with CRLF; the daemon with LF.
-        let theirs = await pipe.stdout.rest(timeout: 60).map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        let theirs = await pipe.stdout.rest().map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
             .filter { $0.contains("\"class\":\"TPV\"") }.map { Self.naming($0, device: "gpsd://127.0.0.1:\(port)") }
         #expect(await pipe.wait() == .exited(0))
         #expect(theirs.count >= 10, "gpspipe saw \(theirs.count) TPV lines")

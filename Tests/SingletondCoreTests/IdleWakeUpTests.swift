@@ -8,7 +8,7 @@ import Testing
 /// dispatch manager thread to count its runnable workers (the runtime's, not a service of the daemon; see
 /// Documentation/Singletond.md). Worker threads that libdispatch retires after idling may show up too: they are its
 /// own as well. What those wake-ups cost in CPU time is bounded over the same window.
-@Suite(.serialized, .requires([.tool("strace", package: "strace")]), .timeLimit(.minutes(2)))
+@Suite(.serialized, .requires([.tool("strace", package: "strace")]), .hangBound)
 struct IdleWakeUpTests {
     @Test func anIdleDaemonWakesOnlyForTheRuntimesMonitor() async throws {
         let strace = try #require(Machine.path(of: "strace"), "strace is missing: apt-get install strace")

@@ -6,7 +6,7 @@ import Testing
 /// Control characters in what a log line quotes reach the log as text, from any source: `ESC ] 0 ; … BEL` would
 /// retitle the terminal that shows the log, `ESC [ 2 J` clear it, a NUL cut the line for some readers. Before, only
 /// line ends were replaced; a gpsd ERROR (or whoever binds 127.0.0.1:2947 while gpsd is down) reached the log raw.
-@Suite(.timeLimit(.minutes(2))) struct LogEscapeTests {
+@Suite(.hangBound) struct LogEscapeTests {
     /// The message of the ERROR below as gpsd's JSON escapes it, and as the log must show it.
     static let hostile = "retitled \u{1B}]0;pwned\u{07} cleared \u{1B}[2J cut \u{0} C1 \u{9B}2J del \u{7F} tab \u{09}"
     static let escaped = "retitled \\x1B]0;pwned\\x07 cleared \\x1B[2J cut \\x00 C1 \\u009B2J del \\x7F tab \\x09"

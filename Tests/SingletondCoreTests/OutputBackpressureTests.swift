@@ -18,23 +18,31 @@ import Testing
 
     /// The daemon's output, checked against `decode`'s: the same lines after the first, which a live source reports
     /// early (the first cycle's RMC, as gpsd reports a first cycle), and the stop's count of lines lost is 0.
-    private static func expectNoLoss(output: [String], decoded: [String], log: [String]) {
-        #expect(output.count == decoded.count + 1, "TPV lines: \(output.count) against decode's \(decoded.count)")
-        // The first difference, found by hand: Swift Testing would diff two arrays of 50,000 lines on failure, which
-        // holds a thread of the pool for many minutes.
-        let firstDifference = zip(output.dropFirst(), decoded).enumerated().first { $0.element.0 != $0.element.1 }
-        let difference = firstDifference.map { "line \($0.offset + 2): \($0.element.0) against \($0.element.1)" }
+    ///
+    /// The file is read and compared on a thread of its own (``blocking(_:)``): under the sanitizers splitting and
+    /// comparing 50,000 lines takes seconds, which on a cooperative thread would hold back every other test of the
+    /// run. The first difference is found by hand: Swift Testing would diff two arrays of 50,000 lines on failure.
+    private static func expectNoLoss(outputFile: String, decoded: [String], log: [String]) async throws {
+        let (count, difference) = try await blocking {
+            Result { () throws -> (Int, String?) in
+                let output = try String(contentsOfFile: outputFile, encoding: .utf8).split(separator: "\n")
+                let first = zip(output.dropFirst(), decoded).enumerated().first { $0.element.0 != $0.element.1 }
+                return (output.count, first.map { "line \($0.offset + 2): \($0.element.0) against \($0.element.1)" })
+            }
+        }.get()
+        #expect(count == decoded.count + 1, "TPV lines: \(count) against decode's \(decoded.count)")
         #expect(difference == nil, "the output is decode's, line for line")
         let totals = log.first { $0.contains("TPV lines written,") }
         #expect(totals?.hasSuffix(" \(decoded.count + 1) TPV lines written, 0 lost") == true, "\(log.suffix(8))")
     }
 
     /// Waits until `path` holds `count` lines: the output took every fix the source gave (a stop before then counts
-    /// the lines still on their way as lost, which is what the stop's total says, not what these tests check).
+    /// the lines still on their way as lost, which is what the stop's total says, not what these tests check). Each
+    /// look reads only what was appended since the last one.
     private static func waitForLines(_ path: String, count: Int) async throws {
+        let counter = try #require(AppendedLineCounter(path: path), "\(path) cannot be opened")
         let full = try await Polling.firstAnswer(while: { true }) { () -> Bool? in
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            return text.utf8.lazy.filter { $0 == 0x0A }.count >= count ? true : nil
+            counter.countAppended() >= count ? true : nil
         }
         try #require(full == true, "the output never held \(count) lines")
     }
@@ -45,7 +53,7 @@ import Testing
         defer { directory.remove() }
         let track = directory.file("track.nmea")
         let out = directory.file("out.jsonl")
-        try SingletondEndToEndTests.manyCycles(50_000).write(toFile: track, atomically: false, encoding: .utf8)
+        try await Self.write(cycles: 50_000, to: track)
         let daemon = try SingletondProcess(["--nmea", track, "--control", directory.file("c.sock"), "--output", out])
         defer { daemon.kill() }
         let ended = await daemon.stderr.line(containing: "location: idle (\(track) ended)", timeout: 300)
@@ -55,8 +63,7 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
         let log = daemon.stderr.history + (await daemon.stderr.rest())
-        let output = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
-        Self.expectNoLoss(output: output, decoded: decoded, log: log)
+        try await Self.expectNoLoss(outputFile: out, decoded: decoded, log: log)
     }
 
     /// A TCP peer that sends 30,000 epochs in one burst and closes: the daemon reads it no faster than the output
@@ -64,9 +71,8 @@ import Testing
     @Test func aTCPPeersBurstOfThirtyThousandEpochsLosesNoFixAtTheOutput() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let burst = SingletondEndToEndTests.manyCycles(30_000)
         let track = directory.file("burst.nmea")
-        try burst.write(toFile: track, atomically: false, encoding: .utf8)
+        let burst = try await Self.write(cycles: 30_000, to: track)
         let out = directory.file("out.jsonl")
         let connections = Atomic<Int>(0)
         // The first connection gets the burst; a reconnection gets nothing, so the file holds the burst once.
@@ -88,8 +94,7 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(await daemon.exitStatus() == 0)
         let log = daemon.stderr.history + (await daemon.stderr.rest())
-        let output = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
-        Self.expectNoLoss(output: output, decoded: decoded, log: log)
+        try await Self.expectNoLoss(outputFile: out, decoded: decoded, log: log)
     }
 
     /// An output whose reader stopped (a FIFO nobody reads), written as a source that cannot wait writes it: the
@@ -121,6 +126,19 @@ import Testing
         #expect(written + lost == 2_015, "every line written or counted lost: \(lines)")
         #expect(lost >= total + 14, "the stop's total holds the summary's and what came after: \(lines)")
         #expect(lines.contains { $0.contains("more TPV lines dropped before the stop") }, "\(lines)")
+    }
+
+    /// Writes `cycles` epochs to `path`, on a thread of its own (building them takes seconds under the sanitizers),
+    /// and returns them.
+    @discardableResult
+    private static func write(cycles: Int, to path: String) async throws -> String {
+        try await blocking {
+            Result { () throws -> String in
+                let text = SingletondEndToEndTests.manyCycles(cycles)
+                try text.write(toFile: path, atomically: false, encoding: .utf8)
+                return text
+            }
+        }.get()
     }
 
     /// The number between `start` and `end` in `line`.

@@ -9,7 +9,7 @@ import Testing
 
 /// The daemon's one reader of the location events: one TPV encoding per fix, the same bytes to the output, the
 /// control socket's watchers and the gpsd listener's.
-@Suite(.timeLimit(.minutes(2))) struct ReportForwarderTests {
+@Suite(.hangBound) struct ReportForwarderTests {
     static let logger = LogWriter(minimumLevel: .error, journalFormat: false, clock: ContinuousClock())
     static let count = 50
 

@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct SDNotifyTests {
+@Suite(.hangBound) struct SDNotifyTests {
     @Test func sendsDatagramsToAPathSocket() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The built `singletond` binary as users run it: a child process, its output, its control socket, its signals.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SingletondEndToEndTests {
+@Suite(.serialized, .hangBound) struct SingletondEndToEndTests {
     func json(_ line: String?) -> JSONValue? { line.flatMap { try? JSONValue(parsing: $0) } }
 
     /// Starts the demo daemon on a socket in `directory` and waits until it is ready and has written a fix.
@@ -145,11 +145,10 @@ import Testing
             if let c = StreamClient(path: control) { flood.append(c) }
         }
         #expect(flood.count > 64)
-        var refused = 0
-        for c in flood.suffix(100) where await c.readLine(timeout: 5)?.contains("too many clients") == true {
-            refused += 1
-        }
-        #expect(refused > 0, "clients beyond the limit are told so")
+        // The last client came far beyond the limit: it is told so.
+        let refusal = await flood.last?.readLine()
+        #expect(
+            refusal?.contains("too many clients") == true, "clients beyond the limit are told so: \(refusal ?? "nil")")
         for c in flood { c.disconnect() }
 
         client.send("{\"cmd\":\"status\"}\n")

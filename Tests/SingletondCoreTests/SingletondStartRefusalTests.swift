@@ -5,7 +5,7 @@ import Testing
 
 /// What can refuse the daemon's start (its output, its control socket, the listener's port) refuses it before the
 /// source opens: the daemon exits 1 having written no fix.
-@Suite(.timeLimit(.minutes(1))) struct SingletondStartRefusalTests {
+@Suite(.hangBound) struct SingletondStartRefusalTests {
     @Test func aListenPortThatIsTakenRefusesTheStartBeforeAnyFixIsWritten() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -1,10 +1,11 @@
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 @testable import SingletondCore
 
 /// The bound on a graceful shutdown, on a test clock: it expires at its timeout exactly, and not once cancelled.
-@Suite(.timeLimit(.minutes(1))) struct StopDeadlineTests {
+@Suite(.hangBound) struct StopDeadlineTests {
     @Test func theDeadlineExpiresAtTheStopTimeoutExactly() async {
         let clock = TestClock()
         let (expiries, expired) = AsyncStream.makeStream(of: TestClock.Instant.self)

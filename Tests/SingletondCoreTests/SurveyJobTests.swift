@@ -3,11 +3,12 @@ import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
 import SingletondCore
+import TestSupport
 import Testing
 
 /// The survey job on a test clock: a 60 s survey reports its progress once a second, exactly, and ends after 60 s of
 /// the registry's clock with the figures of the fixes it saw.
-@Suite(.timeLimit(.minutes(1))) struct SurveyJobTests {
+@Suite(.hangBound) struct SurveyJobTests {
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func aSixtySecondSurveyReportsEachSecondAndEndsAtSixtySeconds() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)

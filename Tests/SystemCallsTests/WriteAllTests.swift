@@ -1,9 +1,10 @@
 import Glibc
 import SystemCalls
+import TestSupport
 import Testing
 
 /// `System.writeAll`, the package's one write-everything loop, against pipes and sockets.
-@Suite(.timeLimit(.minutes(1))) struct WriteAllTests {
+@Suite(.hangBound) struct WriteAllTests {
     /// More than a pipe holds (64 KiB on Linux), so that writes come up short and the descriptor fills.
     static let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
 

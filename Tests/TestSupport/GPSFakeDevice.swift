@@ -26,10 +26,12 @@ package enum GPSFakeDevice {
         let controlSocket = "\(temporaryDirectory)/gpsfake-\(pid).sock"
         var lastProblem = "gpsfake has not opened its device's pty"
         // gpsfake opens its pty and starts its gpsd, which listens on its control socket; or gpsfake exits.
-        let added = try await Polling.firstAnswer(while: isRunning) { () throws -> String? in
+        let added = try await Polling.firstAnswer(while: isRunning) { () async throws -> String? in
             guard let device = devicePTY(of: pid) else { return nil }
             do {
-                let reply = try request("+\(device)\r\n\0", to: controlSocket)
+                // On a thread of its own: gpsd answers once it gets the CPU, which on a loaded machine can take
+                // seconds, and a cooperative thread held that long stalls every other test of the run.
+                let reply = try await blocking { Result { try request("+\(device)\r\n\0", to: controlSocket) } }.get()
                 guard reply.hasPrefix("OK") || reply.hasPrefix("ERROR") else {
                     throw GPSFakeError("gpsd answered \(reply.debugDescription) to adding \(device)")
                 }
@@ -41,7 +43,8 @@ package enum GPSFakeDevice {
         }
         if let added { return added }
         throw GPSFakeError(
-            isRunning() ? "after 30 s: \(lastProblem)" : "gpsfake exited before its gpsd had its device: \(lastProblem)"
+            isRunning()
+                ? "after two minutes: \(lastProblem)" : "gpsfake exited before its gpsd had its device: \(lastProblem)"
         )
     }
 

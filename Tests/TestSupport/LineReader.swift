@@ -35,12 +35,12 @@ package final class LineReader: Sendable {
     package var history: [String] { state.withLock { $0.lines } }
 
     /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
-    package func nextLine(timeout: Double = 15) async -> String? {
+    package func nextLine(timeout: Double = waitHangBound) async -> String? {
         await blocking { self.nextLineNow(deadline: Date().addingTimeInterval(timeout)) }
     }
 
     /// Reads lines until one contains `text`; `nil` at end of stream or after `timeout` seconds.
-    package func line(containing text: String, timeout: Double = 15) async -> String? {
+    package func line(containing text: String, timeout: Double = waitHangBound) async -> String? {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             while let line = self.nextLineNow(deadline: deadline) {
@@ -51,7 +51,7 @@ package final class LineReader: Sendable {
     }
 
     /// Reads until the end of the stream (the child closed it); returns the remaining lines.
-    package func rest(timeout: Double = 15) async -> [String] {
+    package func rest(timeout: Double = waitHangBound) async -> [String] {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             var lines: [String] = []

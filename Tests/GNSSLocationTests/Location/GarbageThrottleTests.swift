@@ -7,9 +7,7 @@ import TestSupport
 import Testing
 
 /// A source that sends no report for a long time is read at a bounded rate (`--nmea /dev/zero` took 1.4 cores).
-/// Its hang bound is three minutes: under the thread sanitizer, beside the daemon floods of other suites, a minute
-/// was seen to pass before these tests got a thread.
-@Suite(.timeLimit(.minutes(3))) struct GarbageThrottleTests {
+@Suite(.hangBound) struct GarbageThrottleTests {
     /// Two megabytes of zeros, then a cycle: past the first megabyte the session waits on the clock before each
     /// chunk, and the fix still arrives once the test moves time on. Without the throttle the fix would arrive with
     /// nothing ever sleeping on the clock.

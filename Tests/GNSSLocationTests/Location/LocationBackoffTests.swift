@@ -7,7 +7,7 @@ import Testing
 
 /// Reconnect backoff on a test clock: 250 ms doubling to 30 s, each wait drawn inside the upper half of its ceiling,
 /// and the session sleeping exactly the wait its state announced.
-@Suite(.timeLimit(.minutes(1))) struct LocationBackoffTests {
+@Suite(.hangBound) struct LocationBackoffTests {
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func backoffDoublesFrom250MillisecondsTo30SecondsWithJitterInItsBounds() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)

@@ -1,11 +1,12 @@
 import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// `updates()` gives every subscriber every fix in order; a slow one loses its oldest and is told, never stalling
 /// the rest; subscribers that stop iterating are removed.
-@Suite(.timeLimit(.minutes(3))) struct LocationFanOutTests {
+@Suite(.hangBound) struct LocationFanOutTests {
     static func fix(_ n: Int) -> Fix {
         Fix(mode: .threeD, time: GNSSTime(millisecondsSince1970: Int64(n) * 1_000), latitude: 47, longitude: 8)
     }

@@ -10,7 +10,7 @@ import Testing
 /// Peers that claim to be gpsd and misbehave: the manager names what went wrong in its state and `lastProblem`,
 /// keeps reconnecting, and never crashes or grows without bound.
 /// Reconnection backs off on the live clock: these tests wait for a real server to come back.
-@Suite(.timeLimit(.minutes(1)), .singletons { $0.clock = ContinuousClock() }) struct LocationFaultTests {
+@Suite(.hangBound, .singletons { $0.clock = ContinuousClock() }) struct LocationFaultTests {
     static let banner =
         #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\r\n"
     static let tpv =

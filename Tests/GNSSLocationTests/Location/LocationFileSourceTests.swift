@@ -2,10 +2,11 @@ import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// NMEA files and in-memory replays go through the decoder and reach subscribers whole and in order.
-@Suite(.timeLimit(.minutes(1))) struct LocationFileSourceTests {
+@Suite(.hangBound) struct LocationFileSourceTests {
     @Test @RegistryActor
     func aFileDeliversEveryFixTheDecoderMakes() async throws {
         let name = "multignss-midnight.nmea"

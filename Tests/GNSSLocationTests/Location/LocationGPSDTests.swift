@@ -10,7 +10,7 @@ import Testing
 /// `LocationManager` reading a real gpsd (run by `gpsfake`): it delivers what gpsd's own client sees, and survives
 /// gpsd going away and coming back.
 /// Reconnection backs off on the live clock: these tests wait for a real gpsd to come back.
-@Suite(.gpsdTools, .timeLimit(.minutes(3)), .singletons { $0.clock = ContinuousClock() }) struct LocationGPSDTests {
+@Suite(.gpsdTools, .hangBound, .singletons { $0.clock = ContinuousClock() }) struct LocationGPSDTests {
     enum Log: String, CaseIterable, CustomTestStringConvertible {
         case multignss = "multignss-midnight.nmea"
         case legacyNoise = "legacy-gp-noise.nmea"

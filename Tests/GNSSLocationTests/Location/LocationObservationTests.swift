@@ -2,11 +2,12 @@
 import GNSSProtocol
 import Observation
 import SingletonRegistry
+import TestSupport
 import Testing
 
 /// `lastFix`, `fixCount` and `state` are observable with Observation: each fix is one change of `lastFix` and
 /// `fixCount` together, and the state changes only when it moves.
-@Suite(.timeLimit(.minutes(1))) struct LocationObservationTests {
+@Suite(.hangBound) struct LocationObservationTests {
     static func fix(_ n: Int) -> Fix {
         Fix(mode: .threeD, time: GNSSTime(millisecondsSince1970: Int64(n) * 1_000), latitude: 47, longitude: 8)
     }

@@ -2,10 +2,11 @@ import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// Replay pacing on a test clock: each fix comes at its recorded moment divided by the speed, exactly.
-@Suite(.timeLimit(.minutes(1))) struct LocationPacingTests {
+@Suite(.hangBound) struct LocationPacingTests {
     @Test(.singletons { $0.clock = TestClock() }) @RegistryActor
     func aPacedReplayDeliversEachFixAtItsRecordedMomentOverTheSpeed() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)

@@ -7,9 +7,7 @@ import Testing
 
 /// ``LocationManager/events(bufferSize:includingSentences:)``: an NMEA source's raw sentences, whole and in order,
 /// each before the fix it completes, from a file and from an in-memory replay; and what a slow subscriber loses.
-/// Its hang bound is three minutes: under the thread sanitizer, beside the daemon floods of other suites, a minute
-/// was seen to pass before these tests got a thread.
-@Suite(.timeLimit(.minutes(3))) struct LocationSentenceTests {
+@Suite(.hangBound) struct LocationSentenceTests {
     /// The fixture's sentences, as its lines that start with `$` or `!`, each with its `\r\n` (every sentence of the
     /// fixture has a valid checksum).
     static func sentences(_ bytes: [UInt8]) -> [[UInt8]] {

@@ -10,7 +10,7 @@ import Testing
 /// A serial receiver, played by a pseudo-terminal behind a stable device path (`…/ttyUSB0`, a symlink as udev
 /// makes): fixes arrive at the baud rate, unplugging makes the manager reconnect, plugging back in resumes them.
 /// Reconnection backs off on the live clock: these tests wait for a real server to come back.
-@Suite(.timeLimit(.minutes(1)), .singletons { $0.clock = ContinuousClock() }) struct LocationSerialTests {
+@Suite(.hangBound, .singletons { $0.clock = ContinuousClock() }) struct LocationSerialTests {
     /// A receiver that can be unplugged and plugged in again at the same path.
     final class Receiver {
         let path: String

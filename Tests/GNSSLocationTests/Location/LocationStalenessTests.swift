@@ -1,12 +1,13 @@
 import GNSSProtocol
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 @testable import GNSSLocation
 @testable import SingletonRegistry
 
 /// A fixed state turns stale when fixes stop, and then no timer is left running: an idle daemon uses no CPU.
-@Suite(.timeLimit(.minutes(1))) struct LocationStalenessTests {
+@Suite(.hangBound) struct LocationStalenessTests {
     @Test(.singletons { $0.clock = LocationStalenessTests.exactClock }) @RegistryActor
     func aFixTurnsStaleExactlyStaleAfterTheLastFix() async throws {
         let clock = try #require(appSingletons.clock as? TestClock)

@@ -9,7 +9,7 @@ import Testing
 
 /// Network peers that go silent, on a test clock: `silenceTimeout` notices a gpsd's stall at its exact instant and the
 /// manager reconnects, while a gpsd that is quiet but answers `?VERSION;`, or an NMEA source, is left alone.
-@Suite(.timeLimit(.minutes(3))) struct LocationStallTests {
+@Suite(.hangBound) struct LocationStallTests {
     static let banner = LocationFaultTests.banner
     static let tpv = LocationFaultTests.tpv
     static let noFix = LocationFaultTests.noFixTPV

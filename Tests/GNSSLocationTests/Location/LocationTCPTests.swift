@@ -9,7 +9,7 @@ import Testing
 /// NMEA served over TCP (a phone app, a boat's network): every fix arrives, the server vanishing makes the manager
 /// reconnect, and when it comes back the fixes resume on the same stream.
 /// Reconnection backs off on the live clock: these tests wait for a real server to come back.
-@Suite(.timeLimit(.minutes(1)), .singletons { $0.clock = ContinuousClock() }) struct LocationTCPTests {
+@Suite(.hangBound, .singletons { $0.clock = ContinuousClock() }) struct LocationTCPTests {
     @Test @RegistryActor
     func fixesResumeOnTheSameStreamWhenTheServerComesBack() async throws {
         let passes = [

@@ -2,11 +2,12 @@ import GNSSLocation
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// A live NMEA source is read with gpsd's week-rollover rule: a receiver whose GPS week rolled over, reporting
 /// 1999-03-15, is delivered on 2018-10-29, the day gpsd (and its clients) report for the same sentences.
-@Suite(.timeLimit(.minutes(1))) struct LocationWeekRolloverTests {
+@Suite(.hangBound) struct LocationWeekRolloverTests {
     /// `legacy-gp-noise.nmea`: a GP-only receiver with binary noise, dated 1999-03-15 in every RMC.
     static let name = "legacy-gp-noise.nmea"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A line from gpsd over its length limit is skipped at full read speed: the slowdown for input with no reports
 /// (``GarbageThrottleTests``) is not for it. One 3 MB line stopped fixes for 26 s, 100 MB for about 21 minutes.
-@Suite(.timeLimit(.minutes(2))) struct LongGPSDLineTests {
+@Suite(.hangBound) struct LongGPSDLineTests {
     static let secondTPV =
         #"{"class":"TPV","mode":3,"time":"2026-11-22T12:00:02.000Z","lat":48.1174,"lon":11.516667}"# + "\r\n"
 

@@ -9,7 +9,7 @@ import Testing
 /// An NMEA source that closes and is reopened, on a test clock: the decoder keeps the date it learnt, as gpsd 3.22
 /// keeps its session's NMEA state when it reopens a device, so a connection that starts with a GGA (a time of day
 /// only) reports that fix with its time.
-@Suite(.timeLimit(.minutes(3))) struct NMEAReconnectTests {
+@Suite(.hangBound) struct NMEAReconnectTests {
     /// The second of a fix from ``LocationTesting/cycles(from:count:)``: its cycle's number, below 60.
     static func second(of fix: Fix) -> Int64? {
         fix.time.map { $0.millisecondsSince1970 / 1_000 % 60 }

@@ -3,10 +3,11 @@ import GNSSLocationTesting
 import GNSSProtocol
 import SingletonRegistry
 import SingletonRegistryTesting
+import TestSupport
 import Testing
 
 /// `ScriptedLocationManager` plays its script through the real delivery path, stops when told, and replays on start.
-@Suite(.timeLimit(.minutes(1))) struct ScriptedLocationManagerTests {
+@Suite(.hangBound) struct ScriptedLocationManagerTests {
     static let script = (1...5).map { n in
         Fix(
             mode: .threeD, time: GNSSTime(millisecondsSince1970: 1_795_348_800_000 + Int64(n) * 1_000),

@@ -1,13 +1,14 @@
 import SingletonRegistry
 import SingletonRegistryTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import GNSSLocation
 
 /// The watch that gives up a silent network peer, on a test clock: silence, then a probe at the timeout exactly, then
 /// a stall one more timeout later; an answered probe starts a new silence.
-@Suite(.timeLimit(.minutes(1))) struct SilenceWatchTests {
+@Suite(.hangBound) struct SilenceWatchTests {
     /// A watch on a fresh test clock with its probes and stops counted.
     final class Rig: Sendable {
         let clock = TestClock()

@@ -4,7 +4,7 @@ import SingletonRegistry
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct FileTransportTests {
+@Suite(.hangBound) struct FileTransportTests {
     @Test func readsAFileToItsEnd() async throws {
         let path = TemporaryDirectory.uniquePath("log.nmea")
         defer { unlink(path) }

@@ -8,7 +8,7 @@ import Testing
 
 /// A real gpsd (run by `gpsfake`) read through the TCP transport and the gpsd decoder, checked against what gpsd's
 /// own client `gpspipe -w` sees on the same session.
-@Suite(.gpsdTools, .timeLimit(.minutes(2))) struct GPSDEndToEndTests {
+@Suite(.gpsdTools, .hangBound) struct GPSDEndToEndTests {
     enum Log: String, CustomTestStringConvertible, CaseIterable {
         /// Written by the test: 30 one-second cycles of RMC, GGA and GSA.
         case generated

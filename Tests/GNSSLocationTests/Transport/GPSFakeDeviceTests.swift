@@ -6,7 +6,7 @@ import Testing
 /// `GPSFakeDevice` against the gpsfake race it works around, made to happen every time: strace refuses gpsfake's
 /// connect to its gpsd's control socket, as the kernel does when the connect falls between gpsd's `bind` and
 /// `listen`.
-@Suite(.requires(Requirement.gpsdTools + [.tool("strace", package: "strace")]), .timeLimit(.minutes(2)))
+@Suite(.requires(Requirement.gpsdTools + [.tool("strace", package: "strace")]), .hangBound)
 struct GPSFakeDeviceTests {
     /// gpsfake's refused request leaves gpsd with no device and nothing to report; once `GPSFakeDevice` has added the
     /// device, gpsd reports the log's fixes from it.
@@ -41,7 +41,7 @@ struct GPSFakeDeviceTests {
         // gpsd has no device: what every test met when it "reported nothing".
         let before = try ChildProcess(gpspipe, ["-w", "-n", "3", "127.0.0.1:\(port)"], stdout: .pipe)
         defer { before.kill() }
-        let greeting = await before.stdout.rest(timeout: 60)
+        let greeting = await before.stdout.rest()
         #expect(
             greeting.contains { $0.contains("\"class\":\"DEVICES\"") && $0.contains("\"devices\":[]") }, "\(greeting)")
 
@@ -53,7 +53,7 @@ struct GPSFakeDeviceTests {
         // Now gpsd reads the device and reports its fixes.
         let after = try ChildProcess(gpspipe, ["-w", "-n", "40", "127.0.0.1:\(port)"], stdout: .pipe)
         defer { after.kill() }
-        let reports = await after.stdout.rest(timeout: 60)
+        let reports = await after.stdout.rest()
         #expect(
             reports.contains {
                 $0.contains("\"class\":\"TPV\"") && $0.contains("\"device\":\"\(device)\"") && $0.contains("\"lat\":")

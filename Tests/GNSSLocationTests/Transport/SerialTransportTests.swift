@@ -31,7 +31,7 @@ final class PseudoTerminal {
     deinit { closeMaster() }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SerialTransportTests {
+@Suite(.hangBound) struct SerialTransportTests {
     static let nmea =
         "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n"
         + "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n"

@@ -5,7 +5,7 @@ import SingletonRegistry
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TCPTransportTests {
+@Suite(.hangBound) struct TCPTransportTests {
     @Test func receivesLinesInOrderThenEndOfFile() async throws {
         let server = try LoopbackPeer()
         let channel = try ByteChannel.open(.tcp(host: "127.0.0.1", port: server.port))

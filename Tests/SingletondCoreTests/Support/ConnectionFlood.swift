@@ -91,7 +91,7 @@ final class ConnectionFlood: Sendable {
 
     /// Sends a status request on every connection and reads, with one deadline for all, what each got: a full
     /// first line, and for a refusal also the end of the stream.
-    func outcomes(timeout: Double = 30) -> [Outcome] {
+    func outcomes(timeout: Double = waitHangBound) -> [Outcome] {
         let request = Array("{\"cmd\":\"status\"}\n".utf8)
         for fd in descriptors {
             // A refused connection may be closed already (EPIPE): its refusal is still there to read.
@@ -111,7 +111,7 @@ final class ConnectionFlood: Sendable {
     }
 
     /// The first line of every connection (`nil` where none came), read with one deadline for all.
-    func firstLines(timeout: Double = 30) -> [String?] {
+    func firstLines(timeout: Double = waitHangBound) -> [String?] {
         read(timeout: timeout) { received, ended in ended || received.contains(0x0A) }.map { received, _, _ in
             received.firstIndex(of: 0x0A).map { String(decoding: received[..<$0], as: UTF8.self) }
         }

@@ -52,7 +52,7 @@ final class DatagramSocket: Sendable {
     deinit { close(fd) }
 
     /// The next datagram, or `nil` when none comes within `timeout` seconds (a bound, not a pacing).
-    func receive(timeout: Double = 10) -> String? {
+    func receive(timeout: Double = waitHangBound) -> String? {
         var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
         guard blockingPoll(&descriptors, timeout: timeout) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -62,7 +62,7 @@ final class DatagramSocket: Sendable {
     }
 
     /// Receives datagrams until one contains `text`; returns it, or `nil` on timeout.
-    func receive(containing text: String, timeout: Double = 10) -> String? {
+    func receive(containing text: String, timeout: Double = waitHangBound) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while let message = receive(timeout: max(0.01, deadline.timeIntervalSinceNow)) {
             if message.contains(text) { return message }

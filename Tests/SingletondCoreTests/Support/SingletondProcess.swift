@@ -94,7 +94,8 @@ final class SingletondProcess: Sendable {
     /// Runs `singletond arguments` to completion: its exit status and output lines (each stream read to its end, for
     /// at most `timeout` seconds).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", timeout: Double = 30
+        _ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null",
+        timeout: Double = waitHangBound
     ) async throws -> (status: Int32, stdout: [String], stderr: [String]) {
         let child = try SingletondProcess(arguments, environment: environment, stdin: stdin)
         let (outReader, errReader) = (child.stdout, child.stderr)

@@ -34,7 +34,7 @@ final class StatusProbe: Sendable {
 
     /// Waits until the probe has completed `count` round trips in all; `false` if it failed or did not within
     /// `timeout` seconds.
-    func waitForRoundTrips(_ count: Int, timeout: Double = 15) -> Bool {
+    func waitForRoundTrips(_ count: Int, timeout: Double = waitHangBound) -> Bool {
         let deadline = DispatchTime.now() + timeout
         while true {
             let (done, failed) = state.withLock { ($0.latencies.count >= count, !$0.failures.isEmpty) }

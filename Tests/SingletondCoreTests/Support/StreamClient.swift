@@ -81,12 +81,12 @@ final class StreamClient: Sendable {
     }
 
     /// The next line, or `nil` at end of stream or when none comes within `timeout` seconds.
-    func readLine(timeout: Double = 60) async -> String? {
+    func readLine(timeout: Double = waitHangBound) async -> String? {
         await blocking { self.readLineNow(timeout: timeout) }
     }
 
     /// Reads lines until one contains `text`.
-    func readLine(containing text: String, timeout: Double = 60) async -> String? {
+    func readLine(containing text: String, timeout: Double = waitHangBound) async -> String? {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             while let line = self.readLineNow(timeout: max(0.01, deadline.timeIntervalSinceNow)) {
@@ -99,7 +99,7 @@ final class StreamClient: Sendable {
     /// Reads lines until one contains `text`, on one thread: every line read, that one last; `nil` when none came
     /// within `timeout` seconds or the stream ended first. For a test that reads thousands of lines, which a
     /// thread per line would slow to a crawl on a loaded machine.
-    func readLines(through text: String, timeout: Double = 60) async -> [String]? {
+    func readLines(through text: String, timeout: Double = waitHangBound) async -> [String]? {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             var lines: [String] = []
@@ -112,7 +112,7 @@ final class StreamClient: Sendable {
     }
 
     /// Reads until the peer closes; returns whether it did within `timeout` seconds.
-    func readsToEnd(timeout: Double = 60) async -> Bool {
+    func readsToEnd(timeout: Double = waitHangBound) async -> Bool {
         await blocking {
             let deadline = Date().addingTimeInterval(timeout)
             while let chunk = self.readChunk(timeout: deadline.timeIntervalSinceNow) {

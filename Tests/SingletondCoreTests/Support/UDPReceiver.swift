@@ -37,7 +37,7 @@ final class UDPReceiver: Sendable {
     deinit { close(fd) }
 
     /// The next datagram, or `nil` when none comes within `timeout` seconds (a bound, not a pacing).
-    func receive(timeout: Double = 60) async -> [UInt8]? {
+    func receive(timeout: Double = waitHangBound) async -> [UInt8]? {
         await blocking { [fd] in
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
             guard blockingPoll(&descriptors, timeout: timeout) == 1 else { return nil }

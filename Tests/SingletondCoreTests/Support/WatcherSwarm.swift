@@ -56,7 +56,7 @@ final class WatcherSwarm: Sendable {
     }
 
     /// Reads every watcher until each has a TPV of `lastTime` (or its stream ended), or `timeout` seconds passed.
-    func collect(until lastTime: String, timeout: Double = 60) -> [Received] {
+    func collect(until lastTime: String, timeout: Double = waitHangBound) -> [Received] {
         var received = [Received](repeating: Received(), count: descriptors.count)
         var done = [Bool](repeating: false, count: descriptors.count)
         let clock = ContinuousClock()
