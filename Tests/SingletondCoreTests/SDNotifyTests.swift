@@ -67,8 +67,8 @@ import Testing
         #expect(notify.droppedCount == 2)
     }
 
-    /// Runs `send` on a thread of its own and returns its result. A send still waiting after 60 s (a bound that
-    /// only catches the hang) is recorded as an issue, and released by reading `listener` empty.
+    /// Runs `send` on a thread of its own and returns its result. A send still waiting after `waitHangBound` seconds
+    /// (a bound that only catches the hang) is recorded as an issue, and released by reading `listener` empty.
     private static func returns(
         _ send: @escaping @Sendable () -> Bool, unblockingBy listener: DatagramSocket
     ) async -> Bool? {
@@ -79,7 +79,7 @@ import Testing
             result.finish()
             returned.signal()
         }.start()
-        if await blocking({ returned.wait(timeout: .now() + 60) }) == .timedOut {
+        if await blocking({ returned.wait(timeout: .now() + waitHangBound) }) == .timedOut {
             Issue.record("the notification waited for room in the socket's queue")
             while listener.receive(timeout: 1) != nil {}
         }

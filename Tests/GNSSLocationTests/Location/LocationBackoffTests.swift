@@ -86,7 +86,7 @@ import Testing
         let clock = try #require(appSingletons.clock as? TestClock)
         // Each connection stays open, silent, until the test lets it go.
         let release = DispatchSemaphore(value: 0)
-        let peer = try LoopbackPeer { _ in _ = release.wait(timeout: .now() + 60) }
+        let peer = try LoopbackPeer { _ in _ = release.wait(timeout: .now() + waitHangBound) }
         defer { peer.close() }
         let manager = LocationManager()
         manager.silenceTimeout = nil

@@ -186,7 +186,7 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let peer = try Self.countingPeer(connections) { connection, _ in
             try? writeAll(connection, first)
-            guard gate.wait(timeout: .now() + 20) == .success else { return }
+            guard gate.wait(timeout: .now() + waitHangBound) == .success else { return }
             try? writeAll(connection, Array(Self.tpv.utf8))
         }
         defer { peer.close() }

@@ -25,7 +25,7 @@ final class FIFOWriter: Sendable {
     func stop() async -> Int {
         stopping.store(true, ordering: .relaxed)
         let finished = finished
-        _ = await blocking { finished.wait(timeout: .now() + 30) }
+        _ = await blocking { finished.wait(timeout: .now() + waitHangBound) }
         return written.load(ordering: .relaxed)
     }
 }
