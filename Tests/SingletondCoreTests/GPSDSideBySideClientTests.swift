@@ -18,14 +18,17 @@ import Testing
         return (theirs, ours)
     }
 
-    /// `gpxlogger -f FILE`: the track points it writes (latitude, longitude, elevation, time) are those it writes
+    /// `gpxlogger -i 600 -f FILE`: the track points it writes (latitude, longitude, elevation, time) are those it writes
     /// from gpsd, one for each time, the first one included.
     @Test(.requires([.tool("gpxlogger", package: "gpsd-clients")])) func gpxloggerWritesGpsdsTrack() async throws {
         let gpxlogger = try SideBySide.tool("gpxlogger")
         let pair = try await SideBySide.start()
         let files = (pair.directory.file("gpsd.gpx"), pair.directory.file("ours.gpx"))
         let (theirs, ours) = try await Self.run(pair) { server in
-            try ChildProcess(gpxlogger, ["-f", server.hasSuffix(":\(pair.gpsdPort)") ? files.0 : files.1, server])
+            // -i 600: gpxlogger gives up after this many seconds without a report (5 by default), which a loaded
+            // machine has passed between the watch and the log's first fix; ten minutes only catches a hang.
+            try ChildProcess(
+                gpxlogger, ["-i", "600", "-f", server.hasSuffix(":\(pair.gpsdPort)") ? files.0 : files.1, server])
         }
         defer { theirs.kill() }
         defer { ours.kill() }

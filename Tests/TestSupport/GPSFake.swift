@@ -10,6 +10,21 @@ package struct GPSFake: Sendable {
     package let process: ChildProcess
     /// The TCP port of gpsfake's gpsd on 127.0.0.1.
     package let port: UInt16
+    /// The pty gpsfake feeds, gpsd's device.
+    package let device: String
+    /// gpsd's control socket.
+    package let controlSocket: String
+
+    /// Removes the device from gpsd, as gpsfake does at the end of a single pass (`-1`): gpsd tells its watchers with
+    /// a `DEVICE` whose `activated` is 0, and the log plays on into a pty nobody reads.
+    package func removeDevice() async throws {
+        let (device, controlSocket) = (device, controlSocket)
+        let reply = try await blocking { Result { try GPSFakeDevice.request("-\(device)\r\n\0", to: controlSocket) } }
+            .get()
+        guard reply.hasPrefix("OK") else {
+            throw GPSFakeError("gpsd answered \(reply.debugDescription) to removing \(device)")
+        }
+    }
 
     /// Starts gpsfake with `arguments` on `port` (a free one when `nil`), once its gpsd has its device.
     ///
@@ -31,10 +46,11 @@ package struct GPSFake: Sendable {
             let port = try port ?? freePort()
             let process = try ChildProcess(
                 gpsfake, ["-P", String(port)] + arguments, stderr: .kept, ownTemporaryDirectory: true)
+            // The process was started with a temporary directory of its own.
+            let directory = process.temporaryDirectory ?? ""
+            let device: String
             do {
-                // The process was started with a temporary directory of its own.
-                let directory = process.temporaryDirectory ?? ""
-                _ = try await GPSFakeDevice.add(gpsfake: process.pid, temporaryDirectory: directory) {
+                device = try await GPSFakeDevice.add(gpsfake: process.pid, temporaryDirectory: directory) {
                     process.isRunning
                 }
             } catch {
@@ -42,12 +58,15 @@ package struct GPSFake: Sendable {
                 said += "attempt on port \(port): \(error); gpsfake said: \(process.errorOutput)\n"
                 continue
             }
-            guard arguments.contains("-p") else { return GPSFake(process: process, port: port) }
+            let started = GPSFake(
+                process: process, port: port, device: device,
+                controlSocket: GPSFakeDevice.controlSocket(gpsfake: process.pid, temporaryDirectory: directory))
+            guard arguments.contains("-p") else { return started }
             // gpsfake starts its gpsd and connects, or exits.
             let connected = try await Polling.firstAnswer(while: { process.isRunning }) {
                 try LoopbackQueues.socketsConnected(toPort: port, ofProcess: process.pid) > 0 ? true : nil
             }
-            if connected == true { return GPSFake(process: process, port: port) }
+            if connected == true { return started }
             _ = await process.terminateAndWait(hangBound: ChildProcess.gpsfakeTerminationBound)
             said += "attempt on port \(port): \(process.errorOutput)\n"
         }

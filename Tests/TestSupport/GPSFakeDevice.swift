@@ -23,7 +23,7 @@ package enum GPSFakeDevice {
     package static func add(
         gpsfake pid: pid_t, temporaryDirectory: String, while isRunning: () -> Bool
     ) async throws -> String {
-        let controlSocket = "\(temporaryDirectory)/gpsfake-\(pid).sock"
+        let controlSocket = controlSocket(gpsfake: pid, temporaryDirectory: temporaryDirectory)
         var lastProblem = "gpsfake has not opened its device's pty"
         // gpsfake opens its pty and starts its gpsd, which listens on its control socket; or gpsfake exits.
         let added = try await Polling.firstAnswer(while: isRunning) { () async throws -> String? in
@@ -46,6 +46,11 @@ package enum GPSFakeDevice {
             isRunning()
                 ? "after two minutes: \(lastProblem)" : "gpsfake exited before its gpsd had its device: \(lastProblem)"
         )
+    }
+
+    /// The control socket of gpsfake `pid`'s gpsd: gpsfake names it after itself, in its `$TMPDIR`.
+    static func controlSocket(gpsfake pid: pid_t, temporaryDirectory: String) -> String {
+        "\(temporaryDirectory)/gpsfake-\(pid).sock"
     }
 
     /// The pty gpsfake feeds, once it has opened it.

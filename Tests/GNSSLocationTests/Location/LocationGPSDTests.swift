@@ -129,7 +129,7 @@ import Testing
     static let pipeReports = 120
 
     /// Whether `run` appears in `sequence`, contiguously.
-    static func contains(_ sequence: [TimeAndPosition], run: [TimeAndPosition]) -> Bool {
+    static func contains<Element: Equatable>(_ sequence: [Element], run: [Element]) -> Bool {
         guard !run.isEmpty else { return true }
         guard sequence.count >= run.count else { return false }
         return (0...(sequence.count - run.count)).contains { start in
