@@ -93,4 +93,24 @@ import Testing
         #expect(afterGap.map(\.mode) == [.threeD, .threeD])
         #expect(Self.fix(fixes, at: 77_182_000)?.speed == 0)
     }
+
+    /// `nmea-rtk.log` (an RTK receiver): GGA says RTK fixed (quality 4), the RMC after it says D in its FAA mode.
+    static let rtk = [
+        "$GNGGA,133859.80,4134.50180205,N,09345.03586649,W,4,19,0.7,280.827,M,-31.442,M,5.8,0002*6D",
+        "$GNRMC,133859.80,A,4134.50180205,N,09345.03586649,W,0.008,0.000,180320,11.5982,E,D*36",
+        "$GNGGA,133859.90,4134.50180209,N,09345.03586633,W,4,19,0.7,280.828,M,-31.442,M,5.9,0002*63",
+        "$GNRMC,133859.90,A,4134.50180209,N,09345.03586633,W,0.005,0.000,180320,11.5982,E,D*3B",
+        "$GNGGA,133900.00,4134.50180323,N,09345.03586581,W,4,19,0.7,280.827,M,-31.442,M,6.0,0002*61",
+        "$GNRMC,133900.00,A,4134.50180323,N,09345.03586581,W,0.008,0.000,180320,11.5982,E,D*31",
+        "$GNGGA,133900.10,4134.50180243,N,09345.03586611,W,4,19,0.7,280.828,M,-31.442,M,6.1,0002*63",
+    ]
+
+    /// gpsd merges each sentence's status into the cycle's upward only (`gps_merge_fix`): the RTK fix (status 3)
+    /// stays, where the RMC's D alone would say 2. gpsdecode prints status 3 for 13:38:59.9 and 13:39:00.0.
+    @Test func aStatusIsRaisedByASentenceNeverLowered() throws {
+        let fixes = Self.fixes(Self.rtk)
+        for time in [49_139_900, 49_140_000] {
+            #expect(Self.fix(fixes, at: time)?.status == 3)
+        }
+    }
 }

@@ -125,7 +125,7 @@ extension CycleAssembler {
         fix.velocityEast = fields.double(9) ?? 0
         fix.velocityNorth = fields.double(10) ?? 0
         fix.velocityDown = -(fields.double(11) ?? 0)
-        if let status = Self.status(faa: fields.first(13)) { fix.status = status }
+        raiseStatus(to: Self.status(faa: fields.first(13)))
         hasContent = true
         endIfEnder(.psti030, reports: &reports)
     }

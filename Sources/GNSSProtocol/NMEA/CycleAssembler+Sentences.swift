@@ -25,16 +25,23 @@ extension CycleAssembler {
         }
     }
 
-    /// gpsd's TPV `status` for an FAA mode indicator, when at least 2.
+    /// gpsd's TPV `status` for an FAA mode indicator (gpsd 3.22's `faa_mode`), when at least 2: a simulator (S) is no
+    /// fix there, and a manual input (M) a plain fix.
     static func status(faa indicator: UInt8) -> Int? {
         switch indicator {
         case 0x44, 0x50: 2  // D, P
         case 0x52: 3  // R
         case 0x46: 4  // F
         case 0x45: 5  // E
-        case 0x53, 0x4D: 8  // S, M
         default: nil
         }
+    }
+
+    /// Raises the cycle's status to `status`, as gpsd merges each sentence's status into the cycle's fix: upward
+    /// only (`gps_merge_fix`), so an RTK GGA (quality 4, status 3) is not lowered by the RMC after it that says D.
+    mutating func raiseStatus(to status: Int?) {
+        guard let status, status > (fix.status ?? 0) else { return }
+        fix.status = status
     }
 
     /// The DGPS age and station of a GGA or GNS (fields `age` and `age + 1`), when both are there and not both
@@ -69,7 +76,7 @@ extension CycleAssembler {
             if let msl = fix.altitudeMSL, let sep = fix.geoidSeparation { fix.altitudeHAE = msl + sep }
             if quality == 0 || satellites < 3 { mode = .noFix }
             setMode(mode)
-            if let status = Self.status(ggaQuality: quality) { fix.status = status }
+            raiseStatus(to: Self.status(ggaQuality: quality))
         } else {
             setMode(.noFix)
         }
@@ -104,7 +111,9 @@ extension CycleAssembler {
                 }
             }
             setMode(rmcMode)
-            if let status = Self.status(faa: faa) ?? (fields.first(2) == 0x44 ? 2 : nil) { fix.status = status }
+            // gpsd takes the FAA mode when the sentence has its field (NMEA 2.3), else D (differential) from the
+            // validity.
+            raiseStatus(to: fields.count >= 12 ? Self.status(faa: faa) : (fields.first(2) == 0x44 ? 2 : nil))
         } else {
             setMode(.noFix)
         }
@@ -118,7 +127,7 @@ extension CycleAssembler {
         if fields.first(6) == 0x41, fields.first(7) != 0x4E, let (lat, lon) = Self.position(fields, 1) {
             setPosition(latitude: lat, longitude: lon)
             setMode(gllMode)
-            if let status = Self.status(faa: fields.first(7)) { fix.status = status }
+            raiseStatus(to: Self.status(faa: fields.first(7)))
         } else {
             setMode(.noFix)
         }
@@ -147,7 +156,7 @@ extension CycleAssembler {
                 }
             }
             setMode(newMode)
-            if let status = Self.status(faa: mode) { fix.status = status }
+            raiseStatus(to: Self.status(faa: mode))
         } else {
             setMode(.noFix)
         }
