@@ -14,10 +14,32 @@ import Testing
 /// may use, so the pool has one thread there, busy with the flood, on any machine. Nothing is decided on a duration:
 /// the status must be answered and the stop must end the daemon before bounds that only catch a hang.
 @Suite(.hangBound) struct FloodStopTests {
+    /// The bytes a flooding peer sent: a signal once they pass `mark`, or once the peer stops before that.
+    final class SentBytes: Sendable {
+        private let total = SanitizerVisibleMutex(0)
+        private let mark: Int
+        /// Ends once `mark` bytes were sent, or the peer stopped sending.
+        let (passedMark, passedMarkSignal) = AsyncStream.makeStream(of: Void.self)
+
+        init(mark: Int) { self.mark = mark }
+
+        /// Whether `mark` bytes were sent.
+        var reachedMark: Bool { total.withLock { $0 >= mark } }
+
+        func add(_ count: Int) {
+            let crossed = total.withLock { total in
+                defer { total += count }
+                return total < mark && total + count >= mark
+            }
+            if crossed { passedMarkSignal.finish() }
+        }
+    }
+
     /// A peer that sends cycles as fast as the daemon reads them, for at most `bound`, and counts the bytes sent.
-    static func floodingPeer(sent: SanitizerVisibleMutex<Int>, bound: Duration = .seconds(120)) throws -> LoopbackPeer {
+    static func floodingPeer(sent: SentBytes, bound: Duration = .seconds(120)) throws -> LoopbackPeer {
         let cycles = Array(SingletondEndToEndTests.manyCycles(3_600).utf8)
         return try LoopbackPeer { connection in
+            defer { sent.passedMarkSignal.finish() }
             let deadline = ContinuousClock.now + bound
             var offset = 0
             while ContinuousClock.now < deadline {
@@ -26,7 +48,7 @@ import Testing
                 }
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { return }
-                sent.withLock { $0 += count }
+                sent.add(count)
                 offset = (offset + count) % cycles.count
             }
         }
@@ -49,7 +71,8 @@ import Testing
     }
 
     @Test func statusIsAnsweredAndSIGTERMStopsTheDaemonDuringAFlood() async throws {
-        let sent = SanitizerVisibleMutex(0)
+        // The flood is under way once the daemon has taken far more than the sockets' buffers hold.
+        let sent = SentBytes(mark: 16 << 20)
         let peer = try Self.floodingPeer(sent: sent)
         defer { peer.close() }
         let directory = TemporaryDirectory()
@@ -70,11 +93,8 @@ import Testing
             watcher.send("{\"cmd\":\"watch\"}\n")
             Self.drain(watcher.fd)
         }
-        // The flood is under way once the daemon has taken far more than the sockets' buffers hold.
-        while sent.withLock({ $0 }) < 16 << 20 {
-            try #require(daemon.isRunning, "\(daemon.stderr.history)")
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        for await _ in sent.passedMark {}
+        try #require(sent.reachedMark, "the peer stopped before the flood got under way: \(daemon.stderr.history)")
 
         let client = try #require(StreamClient(path: path))
         client.send("{\"cmd\":\"status\"}\n")
