@@ -92,4 +92,39 @@ import Testing
         #expect(sky.satellitesInView == 11)
         #expect(sky.satellites.filter(\.used).map(\.prn) == [1, 6, 7, 11, 19, 22, 30])
     }
+
+    /// Four cycles whose GSA follows their GSVs (as `gpsdf.log`, `sl869.log` and `quectelLC79D.log` send them), each
+    /// GSA with other DOPs, GGA's HDOP changing too.
+    static let gsaAfterGSV = [
+        "$GPRMC,120000.00,A,4807.038,N,01131.000,E,000.5,054.7,221126,,,A*58",
+        "$GPGGA,120000.00,4807.038,N,01131.000,E,1,05,1.1,545.4,M,46.9,M,,*63",
+        "$GPGSV,2,1,05,04,45,100,40,05,30,200,41,09,60,300,42,12,20,050,43*77",
+        "$GPGSV,2,2,05,24,10,150,44*4F",
+        "$GPGSA,A,3,04,05,09,12,24,,,,,,,,2.0,1.1,1.0*3C",
+        "$GPRMC,120001.00,A,4807.038,N,01131.000,E,000.5,054.7,221126,,,A*59",
+        "$GPGGA,120001.00,4807.038,N,01131.000,E,1,05,2.2,545.4,M,46.9,M,,*62",
+        "$GPGSV,2,1,05,04,45,100,40,05,30,200,41,09,60,300,42,12,20,050,43*77",
+        "$GPGSV,2,2,05,24,10,150,44*4F",
+        "$GPGSA,A,3,04,05,09,12,24,,,,,,,,2.1,2.2,1.1*3C",
+        "$GPRMC,120002.00,A,4807.038,N,01131.000,E,000.5,054.7,221126,,,A*5A",
+        "$GPGGA,120002.00,4807.038,N,01131.000,E,1,05,3.3,545.4,M,46.9,M,,*61",
+        "$GPGSV,2,1,05,04,45,100,40,05,30,200,41,09,60,300,42,12,20,050,43*77",
+        "$GPGSV,2,2,05,24,10,150,44*4F",
+        "$GPGSA,A,3,04,05,09,12,24,,,,,,,,2.2,3.3,1.2*3C",
+        "$GPRMC,120003.00,A,4807.038,N,01131.000,E,000.5,054.7,221126,,,A*5B",
+        "$GPGGA,120003.00,4807.038,N,01131.000,E,1,05,4.4,545.4,M,46.9,M,,*60",
+        "$GPGSV,2,1,05,04,45,100,40,05,30,200,41,09,60,300,42,12,20,050,43*77",
+        "$GPGSV,2,2,05,24,10,150,44*4F",
+        "$GPGSA,A,3,04,05,09,12,24,,,,,,,,2.3,4.4,1.3*3C",
+    ]
+
+    /// gpsd sends a SKY when its last GSV arrives, with the DOPs of that moment: the GGA's HDOP of the same cycle,
+    /// the PDOP and VDOP of the GSA before it (none for the first). Were the GSA that follows counted in, each view
+    /// would have its own cycle's PDOP and VDOP. gpsdecode prints these four views for the fragment.
+    @Test func aViewHasTheDOPsOfItsLastGSVNotOfTheGSAAfterIt() {
+        let views = Self.decode(Self.gsaAfterGSV)
+        #expect(views.map { Self.hundredths($0.pdop) } == [nil, 200, 210, 220])
+        #expect(views.map { Self.hundredths($0.hdop) } == [110, 220, 330, 440])
+        #expect(views.map { Self.hundredths($0.vdop) } == [nil, 100, 110, 120])
+    }
 }

@@ -21,6 +21,9 @@ struct SkyAssembler: Sendable {
     /// Whether a GSA of a talker other than `GP` was ever seen (`seen_..gsa`).
     private var seenOtherGSA = false
     private var complete = false
+    /// PDOP, HDOP and VDOP of a GSA that came after the view completed and before it was reported: gpsd sent the
+    /// view when its last GSV arrived, with the DOPs of that moment, so these wait for the next view.
+    private var laterDOPs: (pdop: Double?, hdop: Double?, vdop: Double?)?
     /// The view's places, satellites gpsd cannot number included (gpsd's `satellites_visible`).
     private var places = 0
     /// Whether a satellite of the view has an azimuth other than 0.
@@ -36,6 +39,7 @@ struct SkyAssembler: Sendable {
     /// to be reported, lent where it stands rather than copied.
     @inline(__always)
     mutating func otherSentence(time: GNSSTime?) -> Bool {
+        if laterDOPs != nil { takeLaterDOPs() }
         lastGSVTalker = 0
         lastGSATalker = 0
         return takeIfComplete(time: time)
@@ -68,12 +72,25 @@ struct SkyAssembler: Sendable {
     }
 
     /// Records the DOP a GGA or GNS carries.
-    mutating func setHDOP(_ hdop: Double) { view.hdop = hdop }
+    mutating func setHDOP(_ hdop: Double) {
+        if laterDOPs != nil { takeLaterDOPs() }
+        view.hdop = hdop
+    }
+
+    /// Puts the DOPs of a GSA that followed the last reported view into the view, once that view was reported.
+    private mutating func takeLaterDOPs() {
+        guard !complete, let later = laterDOPs else { return }
+        laterDOPs = nil
+        if let v = later.pdop { view.pdop = v }
+        if let v = later.hdop { view.hdop = v }
+        if let v = later.vdop { view.vdop = v }
+    }
 
     /// Applies a GSA of talker `a b`: the satellites used and PDOP, HDOP, VDOP. Returns whether gpsd takes the
     /// sentence's fix mode: not from a GSA too short to read (fewer than 18 fields), nor from a `GPGSA` once
     /// another talker's GSA was seen (the GL/GB/GN one that follows it gives the mode).
     mutating func applyGSA(_ f: NMEAFields, talker a: UInt8, _ b: UInt8) -> Bool {
+        if laterDOPs != nil { takeLaterDOPs() }
         guard f.count >= 18 else { return false }
         let previous = lastGSATalker
         if previous == 0 || (b == previous && b != 0x4E) {
@@ -84,9 +101,18 @@ struct SkyAssembler: Sendable {
         lastGSVTalker = 0
         if b != 0x50 { seenOtherGSA = true }
         if f.count <= 19 {
-            if let v = f.double(15), v < 99 { view.pdop = v }
-            if let v = f.double(16), v < 99 { view.hdop = v }
-            if let v = f.double(17), v < 99 { view.vdop = v }
+            let (pdop, hdop, vdop) = (f.double(15), f.double(16), f.double(17))
+            if complete {
+                var later = laterDOPs ?? (nil, nil, nil)
+                if let v = pdop, v < 99 { later.pdop = v }
+                if let v = hdop, v < 99 { later.hdop = v }
+                if let v = vdop, v < 99 { later.vdop = v }
+                laterDOPs = later
+            } else {
+                if let v = pdop, v < 99 { view.pdop = v }
+                if let v = hdop, v < 99 { view.hdop = v }
+                if let v = vdop, v < 99 { view.vdop = v }
+            }
         }
         // gpsd 3.22 numbers a GSA's satellites by its talker alone: it reads NMEA 4.10's system ID (field 18) as a
         // signal ID. It reads `count - 6` fields from field 3 as C's atoi does, so that with that ID the PDOP's
@@ -108,6 +134,7 @@ struct SkyAssembler: Sendable {
 
     /// Applies one GSV part of talker `a b`.
     mutating func applyGSV(_ f: NMEAFields, talker a: UInt8, _ b: UInt8) {
+        if laterDOPs != nil { takeLaterDOPs() }
         let previous = lastGSVTalker
         lastGSATalker = 0
         lastGSVTalker = b
