@@ -61,8 +61,9 @@ extension Singletond {
         let registry = RegistryService(
             source: source, defaultSurveySeconds: options.surveySeconds, output: output, control: control,
             forwarder: forwarder, notify: notify, logger: logger, signals: signals)
+        let serialSpeed: Int? = if case .nmeaSerial(_, let baud) = source { baud } else { nil }
         let listener = options.listen.map {
-            GPSDListenerService(address: $0, forwarder: forwarder, logger: logger)
+            GPSDListenerService(address: $0, forwarder: forwarder, serialSpeed: serialSpeed, logger: logger)
         }
         let readiness = ReadinessService(
             control: control,

@@ -8,7 +8,7 @@ extension ConnectionServer where Served == GPSDListenerHandler {
     /// - Throws: ``SingletondStartError`` naming the address and the system's reason (the port is taken, the address
     ///   is not this host's).
     package static func bind(
-        _ address: ListenAddress, devicePath: String, limits: ClientLimits = ClientLimits(),
+        _ address: ListenAddress, devicePath: String, serialSpeed: Int? = nil, limits: ClientLimits = ClientLimits(),
         logger: LogWriter, clock: any Clock<Duration>
     ) throws(SingletondStartError) -> GPSDListener {
         func failure(_ what: String, _ error: Errno) -> SingletondStartError {
@@ -45,7 +45,8 @@ extension ConnectionServer where Served == GPSDListenerHandler {
             throw failure("cannot create a pipe for", Errno(code: wake.creationError))
         }
         return GPSDListener(
-            handler: GPSDListenerHandler(address: address, devicePath: devicePath, limits: limits),
+            handler: GPSDListenerHandler(
+                address: address, devicePath: devicePath, serialSpeed: serialSpeed, limits: limits),
             shared: GPSDListenerHandler.Shared(), listenFD: fd, wake: wake, logger: logger, clock: clock)
     }
 }

@@ -69,7 +69,8 @@ extension ConnectionServer where Served == GPSDListenerHandler {
                 state.shared.latestGST = nil
             }
             guard announce else { return [] }
-            let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
+            let line = GPSDListenerLines.device(
+                path: devicePath, activated: activated, observed: false, serialSpeed: handler.serialSpeed)
             return broadcast(state: &state) { $0.wantsReports ? line : nil }
         }
         for text in logLines { logger.notice(text) }
@@ -83,7 +84,8 @@ extension ConnectionServer where Served == GPSDListenerHandler {
             guard state.shared.activated != nil else { return [] }
             state.shared.activated = activated
             state.shared.observed = true
-            let line = GPSDListenerLines.device(path: devicePath, activated: activated, observed: false)
+            let line = GPSDListenerLines.device(
+                path: devicePath, activated: activated, observed: false, serialSpeed: handler.serialSpeed)
             return broadcast(state: &state) { $0.wantsReports ? line : nil }
         }
         for text in logLines { logger.notice(text) }

@@ -84,13 +84,14 @@ extension GPSDListenerHandler {
             _ = client.enqueue(line, limit: limit)
         case .devices:
             _ = client.enqueue(
-                GPSDListenerLines.devices(path: devicePath, activated: shared.activated, observed: shared.observed),
+                GPSDListenerLines.devices(
+                    path: devicePath, activated: shared.activated, observed: shared.observed, serialSpeed: serialSpeed),
                 limit: limit)
         case .device:
             _ = client.enqueue(
                 GPSDListenerLines.device(
                     path: devicePath, activated: shared.activated, identified: shared.observed,
-                    observed: shared.observed),
+                    observed: shared.observed, serialSpeed: serialSpeed),
                 limit: limit)
         case .version:
             _ = client.enqueue(GPSDListenerLines.version, limit: limit)

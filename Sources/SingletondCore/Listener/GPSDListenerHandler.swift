@@ -35,6 +35,9 @@ package struct GPSDListenerHandler: ConnectionHandler {
     package let address: ListenAddress
     /// The device path the reports name: the daemon's source.
     package let devicePath: String
+    /// The line speed of a serial source, whose settings DEVICE reports as gpsd does for a serial port; `nil` for
+    /// any other source.
+    package var serialSpeed: Int? = nil
     /// The limits on clients.
     package let limits: ClientLimits
 

@@ -35,11 +35,11 @@ package enum GPSDListenerLines {
     ///
     /// As gpsd 3.22's `json_device_dump`: the `"driver"` only once the source's first data identified it
     /// (`identified`); `"flags":1` (NMEA seen) only once that data was taken in (`observed`), which the `DEVICE`
-    /// sent at the first data is before; no `"native"`, which gpsd writes, with the line's speed, for a serial port
-    /// only, and the listener does not know the speed.
-    static func deviceObject(path: String, activated: Int64?, identified: Bool = true, observed: Bool = true)
-        -> [UInt8]
-    {
+    /// sent at the first data is before; for a serial port (`serialSpeed`), gpsd's line settings after them:
+    /// `"native":0` (NMEA), the speed, no parity, one stop bit, and the NMEA driver's cycle of one second.
+    static func deviceObject(
+        path: String, activated: Int64?, identified: Bool = true, observed: Bool = true, serialSpeed: Int? = nil
+    ) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.string("class", "DEVICE")
         writer.string("path", path)
@@ -53,23 +53,36 @@ package enum GPSDListenerLines {
         time.append(UInt8(ascii: "\""))
         writer.raw("activated", time)
         if identified, observed { writer.int("flags", 1) }
+        if let serialSpeed {
+            writer.int("native", 0)
+            writer.int("bps", serialSpeed)
+            writer.string("parity", "N")
+            writer.int("stopbits", 1)
+            writer.raw("cycle", Array("1.00".utf8))
+        }
         return writer.finish(newline: false)
     }
 
     /// A `DEVICE` line: the source came (`activated` set) or went; `identified` once its first data came,
-    /// `observed` once that data was taken in (see ``deviceObject(path:activated:identified:observed:)``).
-    package static func device(path: String, activated: Int64?, identified: Bool = true, observed: Bool = true)
-        -> [UInt8]
-    {
-        crlf(deviceObject(path: path, activated: activated, identified: identified, observed: observed))
+    /// `observed` once that data was taken in, with a serial port's settings at `serialSpeed` (see
+    /// ``deviceObject(path:activated:identified:observed:serialSpeed:)``).
+    package static func device(
+        path: String, activated: Int64?, identified: Bool = true, observed: Bool = true, serialSpeed: Int? = nil
+    ) -> [UInt8] {
+        crlf(
+            deviceObject(
+                path: path, activated: activated, identified: identified, observed: observed, serialSpeed: serialSpeed))
     }
 
     /// `{"class":"DEVICES","devices":[...]}`: the source while it is active, else an empty list; with its driver
     /// and flags once its data was `observed`.
-    package static func devices(path: String, activated: Int64?, observed: Bool = true) -> [UInt8] {
+    package static func devices(path: String, activated: Int64?, observed: Bool = true, serialSpeed: Int? = nil)
+        -> [UInt8]
+    {
         var list: [UInt8] = [UInt8(ascii: "[")]
         if activated != nil {
-            list += deviceObject(path: path, activated: activated, identified: observed, observed: observed)
+            list += deviceObject(
+                path: path, activated: activated, identified: observed, observed: observed, serialSpeed: serialSpeed)
         }
         list.append(UInt8(ascii: "]"))
         var writer = JSONObjectWriter()

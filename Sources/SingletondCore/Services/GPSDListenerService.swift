@@ -9,6 +9,7 @@ package final class GPSDListenerService: SingletondService {
     private let address: ListenAddress
     private let forwarder: ReportForwarder
     private let limits: ClientLimits
+    private let serialSpeed: Int?
     private let logger: LogWriter
     private let bound = StartedValue<GPSDListener>("the gpsd listener's socket")
     private let running = StartedValue<GPSDListener>("the gpsd listener")
@@ -18,14 +19,16 @@ package final class GPSDListenerService: SingletondService {
     /// The watchers share the lines they are sent: 50 watchers that fall behind together hold one copy.
     package static let limits = ClientLimits(maximumQueuedBytes: 512 * 1_024)
 
-    /// A listener on `address` for the reports of `forwarder`, which names the device.
+    /// A listener on `address` for the reports of `forwarder`, which names the device; `serialSpeed` is the line
+    /// speed of a serial source, which its DEVICE reports.
     package init(
         address: ListenAddress, forwarder: ReportForwarder, limits: ClientLimits = GPSDListenerService.limits,
-        logger: LogWriter
+        serialSpeed: Int? = nil, logger: LogWriter
     ) {
         self.address = address
         self.forwarder = forwarder
         self.limits = limits
+        self.serialSpeed = serialSpeed
         self.logger = logger
     }
 
@@ -67,7 +70,8 @@ package final class GPSDListenerService: SingletondService {
     private func bind() async throws(SingletondStartError) -> GPSDListener {
         if let listener = bound.ifStarted { return listener }
         let listener = try GPSDListener.bind(
-            address, devicePath: forwarder.devicePath, limits: limits, logger: logger, clock: await appSingletons.clock)
+            address, devicePath: forwarder.devicePath, serialSpeed: serialSpeed, limits: limits, logger: logger,
+            clock: await appSingletons.clock)
         bound.set(listener)
         return listener
     }

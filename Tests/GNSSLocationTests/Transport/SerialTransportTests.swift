@@ -4,33 +4,6 @@ import SingletonRegistry
 import TestSupport
 import Testing
 
-/// A pseudo-terminal pair standing in for a serial GNSS receiver: the test writes into the master, the transport
-/// opens the slave's path.
-final class PseudoTerminal {
-    private(set) var master: Int32
-    let slavePath: String
-
-    init() throws {
-        var master: Int32 = -1
-        var slave: Int32 = -1
-        try #require(openpty(&master, &slave, nil, nil, nil) == 0, "openpty: \(SourceError.systemMessage(errno))")
-        for fd in [master, slave] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        // ttyname_r, not ttyname: tests run in parallel and ttyname's buffer is shared.
-        var name = [CChar](repeating: 0, count: 256)
-        try #require(ttyname_r(slave, &name, name.count) == 0)
-        slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        close(slave)
-        self.master = master
-    }
-
-    func closeMaster() {
-        if master >= 0 { close(master) }
-        master = -1
-    }
-
-    deinit { closeMaster() }
-}
-
 @Suite(.hangBound) struct SerialTransportTests {
     static let nmea =
         "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n"
