@@ -1,17 +1,14 @@
-/// Learns which sentence type ends a receiver's fix cycle, the way gpsd does, but only trusts a steady one.
+/// Learns which sentence type ends a receiver's fix cycle, the way gpsd does.
 ///
 /// A cycle starts when a timestamped sentence (GGA, RMC, GLL, GNS) carries a new time (more than 10 ms from the
-/// cycle's time); the timestamped sentence type seen just before ended the previous cycle. gpsd marks every such
-/// type as a cycle ender for good and reports whenever one arrives, so a receiver whose order jitters gets
-/// several reports per cycle, early ones incomplete. Here the first type to end a cycle is the ender at once, as
-/// in gpsd; once another type has ended a cycle, a type becomes the ender only when it has ended two cycles in a
-/// row, and stops being it as soon as another type ends a cycle. Without an ender, cycles are reported when the
-/// next one begins.
+/// cycle's time); the timestamped sentence type seen just before ended the previous cycle, and is the ender of the
+/// next: its cycle is reported when it arrives. gpsd marks every such type as a cycle ender for good and reports
+/// whenever one arrives, so a receiver whose order jitters gets several reports per cycle from it, early ones
+/// incomplete; here only the type that ended the last cycle reports it, and a cycle continued after it by a type
+/// that ended cycles before is reported again at that type (``endedACycle(_:)``), as gpsd reports there. Without an
+/// ender, cycles are reported when the next one begins.
 struct CycleDetector: Sendable {
-    private var candidate: NMEASentenceType?
-    private var streak = 0
-    /// Whether a second type has ended a cycle: from then on an ender needs two cycles in a row.
-    private var jittered = false
+    private var ender: NMEASentenceType?
     private var lastTimed: NMEASentenceType?
     /// The types that ever ended a cycle, one bit per raw value: gpsd's `cycle_enders`, which it never clears.
     private var everEnded: UInt32 = 0
@@ -24,13 +21,7 @@ struct CycleDetector: Sendable {
         guard starts(timeOfDay: timeOfDay) else { return false }
         if cycleTime != nil, let last = lastTimed {
             everEnded |= 1 << last.rawValue
-            if last == candidate {
-                streak = Swift.min(streak + 1, 2)
-            } else {
-                if candidate != nil { jittered = true }
-                candidate = last
-                streak = 1
-            }
+            ender = last
         }
         cycleTime = timeOfDay
         return true
@@ -42,15 +33,13 @@ struct CycleDetector: Sendable {
         return abs(timeOfDay - current) > 10
     }
 
-    /// Whether `type` is the learned cycle ender.
-    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool {
-        type == candidate && (streak >= 2 || !jittered)
-    }
+    /// Whether `type` is the learned cycle ender: the type that ended the last cycle.
+    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { type == ender }
 
     /// Whether `type` ever ended a cycle: gpsd reports at every such type.
     @inline(__always) func endedACycle(_ type: NMEASentenceType) -> Bool { everEnded & 1 << type.rawValue != 0 }
 
     /// Whether a cycle has ended yet, i.e. an ender has been tried (gpsd's `cycle_end_reliable`): before that,
     /// gpsd reports after every sentence that sets a position or mode.
-    var hasEnded: Bool { candidate != nil }
+    var hasEnded: Bool { ender != nil }
 }
