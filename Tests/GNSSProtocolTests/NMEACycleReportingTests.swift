@@ -51,11 +51,10 @@ import Testing
         #expect(fixes.allSatisfy { $0.fix.mode == .threeD && $0.fix.altitudeMSL == 545.4 })
     }
 
-    /// When another type ends a cycle (a receiver whose order changes, or that left out a sentence), that type ends
-    /// the next cycle at once: gpsd reports at every type that ever ended a cycle, so waiting for a second cycle in a
-    /// row held the next one back until the cycle after it began (`beidou-bd.log`: its last fix until the source
-    /// closed).
-    @Test func theTypeThatEndedTheLastCycleEndsTheNext() {
+    /// Every type that ever ended a cycle reports the cycle, as gpsd's `cycle_enders` do: when the order changes
+    /// (or a cycle leaves out a sentence), a cycle is reported at each such type, the last report whole, and none
+    /// waits for the next cycle to begin where gpsd reported it.
+    @Test func everyTypeThatEverEndedACycleReportsIt() {
         var text = ""
         let orders = [["RMC", "GGA"], ["RMC", "GGA"]] + Array(repeating: ["GGA", "RMC"], count: 4)
         for (s, order) in orders.enumerated() {
@@ -70,9 +69,9 @@ import Testing
         var decoder = NMEADecoder(device: "log")
         let fixes = Self.fixes(&decoder, Array(text.utf8))
         // Cycle 0 when cycle 1 begins; cycles 1 and 2 at their GGA, the ender learned from cycle 0 (cycle 2 without
-        // its RMC, as from gpsd); then RMC ends cycle 2, so cycles 3, 4 and 5 go out at their RMC, where gpsd's last
-        // report of each goes out too.
-        #expect(fixes.map(\.lines) == [3, 4, 5, 8, 10, 12])
+        // its RMC, as from gpsd); then GGA ended cycle 1 and RMC cycle 2, so cycles 3, 4 and 5 go out at their GGA
+        // and again, whole, at their RMC, as gpsd reports them.
+        #expect(fixes.map(\.lines) == [3, 4, 5, 7, 8, 9, 10, 11, 12])
     }
 
     /// A sky view completed by the last sentences of the input is reported when the input ends, with the device like

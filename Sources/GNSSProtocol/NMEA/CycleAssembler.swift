@@ -87,10 +87,10 @@ struct CycleAssembler: Sendable {
                 hasLastReportable = true
                 fixIsReportable = false
             }
-            // The cycle goes on after it was reported at its ender, with a type that ended cycles before (the ender
-            // changed while an invalid RMC, which has no time, left GGA last): gpsd, which keeps every type that
-            // ever ended a cycle as an ender, reports the cycle again at this sentence, and so does this assembler.
-            if reported && !continuation && detector.endedACycle(type) {
+            // The cycle goes on after it was reported at an ender, with another type that ended cycles before:
+            // gpsd, which keeps every type that ever ended a cycle as an ender, reports the cycle again at this
+            // sentence, and so does this assembler.
+            if reported && !continuation && detector.ends(type) {
                 reported = false
                 endsAgain = true
             }

@@ -1,14 +1,11 @@
-/// Learns which sentence type ends a receiver's fix cycle, the way gpsd does.
+/// Learns which sentence types end a receiver's fix cycle, the way gpsd does.
 ///
 /// A cycle starts when a timestamped sentence (GGA, RMC, GLL, GNS) carries a new time (more than 10 ms from the
-/// cycle's time); the timestamped sentence type seen just before ended the previous cycle, and is the ender of the
-/// next: its cycle is reported when it arrives. gpsd marks every such type as a cycle ender for good and reports
-/// whenever one arrives, so a receiver whose order jitters gets several reports per cycle from it, early ones
-/// incomplete; here only the type that ended the last cycle reports it, and a cycle continued after it by a type
-/// that ended cycles before is reported again at that type (``endedACycle(_:)``), as gpsd reports there. Without an
-/// ender, cycles are reported when the next one begins.
+/// cycle's time); the timestamped sentence type seen just before ended the previous cycle. As gpsd's `cycle_enders`,
+/// every type that ever ended a cycle is an ender for good, and a cycle is reported at each that arrives: a receiver
+/// whose order changes from cycle to cycle gets several reports of a cycle, the early ones partial, the last one
+/// whole, as from gpsd. Before any cycle has ended, cycles are reported when the next one begins.
 struct CycleDetector: Sendable {
-    private var ender: NMEASentenceType?
     private var lastTimed: NMEASentenceType?
     /// The types that ever ended a cycle, one bit per raw value: gpsd's `cycle_enders`, which it never clears.
     private var everEnded: UInt32 = 0
@@ -19,10 +16,7 @@ struct CycleDetector: Sendable {
     mutating func timestamp(_ type: NMEASentenceType, timeOfDay: Int) -> Bool {
         defer { lastTimed = type }
         guard starts(timeOfDay: timeOfDay) else { return false }
-        if cycleTime != nil, let last = lastTimed {
-            everEnded |= 1 << last.rawValue
-            ender = last
-        }
+        if cycleTime != nil, let last = lastTimed { everEnded |= 1 << last.rawValue }
         cycleTime = timeOfDay
         return true
     }
@@ -33,13 +27,10 @@ struct CycleDetector: Sendable {
         return abs(timeOfDay - current) > 10
     }
 
-    /// Whether `type` is the learned cycle ender: the type that ended the last cycle.
-    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { type == ender }
-
     /// Whether `type` ever ended a cycle: gpsd reports at every such type.
-    @inline(__always) func endedACycle(_ type: NMEASentenceType) -> Bool { everEnded & 1 << type.rawValue != 0 }
+    @inline(__always) func ends(_ type: NMEASentenceType) -> Bool { everEnded & 1 << type.rawValue != 0 }
 
-    /// Whether a cycle has ended yet, i.e. an ender has been tried (gpsd's `cycle_end_reliable`): before that,
-    /// gpsd reports after every sentence that sets a position or mode.
-    var hasEnded: Bool { ender != nil }
+    /// Whether a cycle has ended yet (gpsd's `cycle_end_reliable`): before that, gpsd reports after every sentence
+    /// that sets a position or mode.
+    var hasEnded: Bool { everEnded != 0 }
 }
