@@ -53,7 +53,7 @@ import Testing
                 "singletond decode: \(name): sentences \(statistics.sentences), decoded \(statistics.decoded), "
                     + "bad checksum \(statistics.badChecksum), too long \(statistics.tooLong), "
                     + "unknown \(statistics.unsupported), malformed \(statistics.malformed), "
-                    + "truncated \(statistics.truncated), noise bytes \(statistics.noiseBytes), "
+                    + "truncated \(statistics.truncated), noise bytes \(statistics.noiseBytes), binary packets 0, "
                     + "fixes \(fixes.count), sky \(skyCount), week rollover: as-sent (dates as the receiver sent them)"
             ])
     }
@@ -74,7 +74,7 @@ import Testing
         try Self.dated1999.write(toFile: path, atomically: false, encoding: .utf8)
         let summary =
             "singletond decode: \(path): sentences 6, decoded 6, bad checksum 0, too long 0, unknown 0, malformed 0, "
-            + "truncated 0, noise bytes 0, fixes 3, sky 0, "
+            + "truncated 0, noise bytes 0, binary packets 0, fixes 3, sky 0, "
         let times = (5...7).map { "T03:04:0\($0).000Z" }
 
         let asSent = try await SingletondProcess.run(["decode", path])

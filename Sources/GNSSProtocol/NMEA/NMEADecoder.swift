@@ -39,6 +39,8 @@ public struct NMEADecoder: Sendable {
         s.tooLong = f.tooLong
         s.truncated = f.truncated
         s.noiseBytes = f.noiseBytes
+        s.badChecksum &+= f.badChecksum
+        s.binaryPackets = f.binaryPackets
         s.comments = f.comments
         return s
     }

@@ -5,19 +5,22 @@
 /// `#` comment lines are skipped, a sentence interrupted by a new `$`/`!` (two sentences spliced together) is
 /// dropped, so is a sentence the input ends in before its line end, and a sentence longer than
 /// ``maximumSentenceLength`` is dropped up to the end of its line or the next `$`/`!`, whichever comes first, with
-/// the bytes after its first ``maximumSentenceLength`` counted as noise.
+/// the bytes after its first ``maximumSentenceLength`` counted as noise. u-blox UBX packets between sentences are
+/// framed whole (``UBXPacketScanner``), as gpsd frames them, so that no byte of theirs is taken for a sentence; the
+/// leap seconds they state go to the sink.
 struct NMEAFramer: Sendable {
     /// The longest sentence accepted, from `$` through the checksum, without CR/LF: 102 bytes, as gpsd allows
     /// (real Trimble and SkyTraq sentences exceed the standard's 82).
     static let maximumSentenceLength = 102
 
     private enum State: Sendable {
-        case idle, inSentence, skippingLine, comment
+        case idle, inSentence, skippingLine, comment, binary
     }
 
     private var state = State.idle
     private var atLineStart = true
     private var carry: [UInt8]
+    private var binary = UBXPacketScanner()
 
     /// Framing counters: `sentences`, `tooLong`, `truncated`, `noiseBytes`, `comments`.
     var statistics = NMEAStatistics()
@@ -87,6 +90,22 @@ struct NMEAFramer: Sendable {
                         i += 1
                     }
                 }
+            case .binary:
+                let (next, outcome) = binary.feed(p, from: i, count: n)
+                i = next
+                switch outcome {
+                case .needsMore: break
+                case .notAPacket:
+                    statistics.noiseBytes += 1
+                    state = .idle
+                case .packet(let leapSeconds):
+                    statistics.binaryPackets += 1
+                    if let leapSeconds { sink.leapSeconds(leapSeconds) }
+                    state = .idle
+                case .dropped:
+                    statistics.badChecksum += 1
+                    state = .idle
+                }
             case .comment:
                 while i < n, !Self.isEnd(p[i]) { i += 1 }
                 if i < n {
@@ -148,6 +167,11 @@ struct NMEAFramer: Sendable {
                 } else if Self.isEnd(c) {
                     atLineStart = true
                     i += 1
+                } else if c == 0xB5 {
+                    binary.begin()
+                    state = .binary
+                    atLineStart = false
+                    i += 1
                 } else if c == 0x23 && atLineStart {
                     statistics.comments += 1
                     state = .comment
@@ -165,7 +189,9 @@ struct NMEAFramer: Sendable {
     /// input may have ended inside it (a dropped connection, a cut file), and a cut sentence without a checksum would
     /// decode to wrong values (`408` cut to `4`).
     mutating func finish() {
-        if state == .inSentence {
+        if state == .binary {
+            statistics.truncated += 1
+        } else if state == .inSentence {
             statistics.truncated += 1
             statistics.sentences += 1
             carry.removeAll(keepingCapacity: true)

@@ -61,6 +61,11 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         }
     }
 
+    /// Keeps the leap seconds a u-blox packet stated for every fix from now on, as gpsd keeps them in its context.
+    mutating func leapSeconds(_ seconds: Int) {
+        cycle.fix.leapSeconds = seconds
+    }
+
     mutating func lineSentence(
         at p: UnsafePointer<UInt8>, available: Int, reports: inout some NMEAReportSink
     ) -> Int {

@@ -10,4 +10,7 @@ protocol NMEASentenceSink {
     mutating func lineSentence(
         at p: UnsafePointer<UInt8>, available: Int, reports: inout some NMEAReportSink
     ) -> Int
+
+    /// Takes the GPS−UTC offset a binary packet between the sentences stated (a u-blox UBX packet).
+    mutating func leapSeconds(_ seconds: Int)
 }

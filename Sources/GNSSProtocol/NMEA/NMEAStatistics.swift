@@ -4,7 +4,8 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var sentences = 0
     /// Sentences decoded by a supported sentence parser (GGA, RMC, GLL, GNS, GSA, GSV, VTG, ZDA).
     public var decoded = 0
-    /// Sentences dropped because their `*HH` checksum did not match.
+    /// Sentences dropped because their `*HH` checksum did not match, and u-blox UBX packets dropped because their
+    /// checksum did not match or their length was over 9,216 bytes.
     public var badChecksum = 0
     /// Sentences dropped because they were longer than 102 bytes from `$` through the checksum, as gpsd allows
     /// (real Trimble and SkyTraq sentences exceed the standard's 82).
@@ -18,6 +19,8 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var truncated = 0
     /// Bytes skipped outside any sentence: binary noise, stray characters (comment lines are not counted).
     public var noiseBytes = 0
+    /// u-blox UBX packets framed between the sentences (their leap seconds are used, the rest skipped).
+    public var binaryPackets = 0
     /// `#` comment lines skipped.
     public var comments = 0
     /// Fixes emitted.
@@ -34,7 +37,7 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "sentences \(sentences) decoded \(decoded) bad-checksum \(badChecksum) too-long \(tooLong) "
             + "unsupported \(unsupported) malformed \(malformed) truncated \(truncated) "
-            + "noise-bytes \(noiseBytes) comments \(comments) fixes \(fixes) sky \(skyViews) "
+            + "noise-bytes \(noiseBytes) binary-packets \(binaryPackets) comments \(comments) fixes \(fixes) sky \(skyViews) "
             + "week-rollover-corrections \(weekRolloverCorrections)"
     }
 }

@@ -145,7 +145,7 @@ package enum DecodeCommand {
         let summary =
             "singletond decode: \(name): sentences \(s.sentences), decoded \(s.decoded), "
             + "bad checksum \(s.badChecksum), too long \(s.tooLong), unknown \(s.unsupported), "
-            + "malformed \(s.malformed), truncated \(s.truncated), noise bytes \(s.noiseBytes), "
+            + "malformed \(s.malformed), truncated \(s.truncated), noise bytes \(s.noiseBytes), binary packets \(s.binaryPackets), "
             + "fixes \(s.fixes), sky \(s.skyViews), \(ruleSummary(weekRollover, s))\n"
         report(summary)
         return failed || writeFailure != nil ? 1 : 0
