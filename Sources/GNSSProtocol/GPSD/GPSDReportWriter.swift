@@ -148,7 +148,8 @@ package struct GPSDReportWriter {
         }
     }
 
-    /// Appends one ATT line for `attitude`, as gpsd's `json_att_dump()` writes a heading: three decimals.
+    /// Appends one ATT line for `attitude`, as gpsd's `json_att_dump()` writes it: the heading, dip and `mag_x` with
+    /// three decimals, pitch and roll with two, each status after its angle.
     /// `device` overrides `attitude.device`.
     package mutating func appendATT(
         _ attitude: Attitude, device: String? = nil, newline: Bool = true, to out: inout [UInt8]
@@ -156,8 +157,25 @@ package struct GPSDReportWriter {
         LineBuffer.with(&out) { w, out in
             open("{\"class\":\"ATT\"", device: device ?? attitude.device, time: nil, &w, &out)
             w.number(",\"heading\":", attitude.heading, 3, &out)
+            Self.status(",\"mag_st\":", attitude.magneticStatus, after: attitude.heading, &w, &out)
+            w.number(",\"pitch\":", attitude.pitch, 2, &out)
+            Self.status(",\"pitch_st\":", attitude.pitchStatus, after: attitude.pitch, &w, &out)
+            w.number(",\"roll\":", attitude.roll, 2, &out)
+            Self.status(",\"roll_st\":", attitude.rollStatus, after: attitude.roll, &w, &out)
+            w.number(",\"dip\":", attitude.dip, 3, &out)
+            w.number(",\"mag_x\":", attitude.horizontalField, 3, &out)
             Self.close(newline: newline, &w, &out)
         }
+    }
+
+    /// Writes `key` and `status` as a one-character string, when there is a status and its angle was written.
+    private static func status(
+        _ key: StaticString, _ status: Character?, after angle: Double?, _ w: inout LineBuffer, _ out: inout [UInt8]
+    ) {
+        guard let status, angle?.isFinite == true else { return }
+        w.reserve(key.utf8CodeUnitCount, &out)
+        w.literal(key)
+        w.string(String(status), &out)
     }
 
     /// How every line opens: `opening` (`{"class":"TPV"`), then the device and the time members when there are.

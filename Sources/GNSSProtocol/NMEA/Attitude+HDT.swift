@@ -7,12 +7,16 @@ extension Attitude {
         self.heading = heading
     }
 
-    /// The heading of `sentence`, an HDT sentence that passed its checksum (`$--HDT,...*hh` and its line end), as
-    /// the decoder reports it; `device` names the source. `nil` for any other sentence, or one without a heading.
-    package init?(hdtSentence sentence: [UInt8], device: String?) {
-        guard var attitude = NMEAFields.reading(sentence, type: (0x48, 0x44, 0x54), Self.init(hdt:)) ?? nil else {
-            return nil
-        }
+    /// The attitude of `sentence`, an HDT or `$PTNTHTM` sentence that passed its checksum (with its line end), as
+    /// the decoder reports it; `device` names the source. `nil` for any other sentence, or one gpsd reports nothing
+    /// for.
+    package init?(sentence: [UInt8], device: String?) {
+        let read =
+            NMEAFields.reading(sentence, type: (0x48, 0x44, 0x54), Self.init(hdt:))
+            ?? NMEAFields.reading(sentence, proprietary: Array("PTNTHTM".utf8)) { fields, checked in
+                Self.isCompletePTNTHTM(fields, checked: checked) ? Self(ptnthtm: fields) : nil
+            }
+        guard var attitude = read ?? nil else { return nil }
         attitude.device = device
         self = attitude
     }

@@ -17,4 +17,24 @@ extension NMEAFields {
             }
         }
     }
+
+    /// Calls `body` with the fields of `sentence`, a whole proprietary sentence that passed its checksum, whose
+    /// address is `address` (`PTNTHTM`), and whether a checksum ends it; `nil`, without calling it, for any other.
+    static func reading<T>(
+        _ sentence: [UInt8], proprietary address: [UInt8], _ body: (NMEAFields, Bool) -> T
+    ) -> T? {
+        var n = sentence.count
+        while n > 0, sentence[n - 1] == 0x0A || sentence[n - 1] == 0x0D { n -= 1 }
+        let a = address.count
+        guard n >= a + 2, n <= NMEAFramer.maximumSentenceLength, sentence[0] == 0x24,
+            sentence[1...a].elementsEqual(address), sentence[a + 1] == 0x2C
+        else { return nil }
+        return sentence.withUnsafeBufferPointer { buffer in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NMEASentenceDecoder.tableSize) { table in
+                let p = buffer.baseAddress!
+                let scanned = NMEAWord.scanSentence(p, n, starts: table.baseAddress!)
+                return body(NMEAFields(base: p + 1, starts: table.baseAddress!, count: scanned.count), scanned.stop < n)
+            }
+        }
+    }
 }

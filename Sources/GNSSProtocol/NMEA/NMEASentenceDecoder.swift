@@ -51,7 +51,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             let splitting =
                 n >= 6 && p[0] == 0x24
                 && (p[1] == 0x50
-                    ? p[2] == 0x47 || p[2] == 0x53  // $PGRME, $PSRFEPE, $PSTI
+                    ? p[2] == 0x47 || p[2] == 0x53 || p[2] == 0x54  // $PGRME, $PSRFEPE, $PSTI, $PTNTHTM
                     : NMEASentenceType.from(p[3], p[4], p[5]) != nil || (p[3] == 0x44 && p[4] == 0x42 && p[5] == 0x54))
             let scanned =
                 splitting
@@ -123,7 +123,7 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         if p[0] == 0x24 && (type == nil || p[1] == 0x50) { cycle.sky.forgetTalkers() }
         // Address: a two-letter talker and a three-letter type; `$P...` is proprietary, `!` is AIS.
         if p[0] == 0x24, p[1] == 0x50, bodyEnd >= 6,
-            applyProprietary(p, bodyEnd, scanned.count, starts, &reports)
+            applyProprietary(p, bodyEnd, bodyEnd < n, scanned.count, starts, &reports)
         {
             tallies.decoded += 1
             cycle.sentenceDone(&reports)
@@ -184,9 +184,10 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
         if ok { tallies.decoded += 1 } else { tallies.malformed += 1 }
     }
 
-    /// Applies the proprietary sentences decoded (`$PSRFEPE`, `$PGRME`, `$PGRMF`, `$PSTI,030`); false for others.
+    /// Applies the proprietary sentences decoded (`$PSRFEPE`, `$PGRME`, `$PGRMF`, `$PSTI,030`, `$PTNTHTM`); false
+    /// for others. `checked`: a checksum follows the body.
     private mutating func applyProprietary(
-        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ count: Int, _ starts: UnsafeMutablePointer<UInt8>,
+        _ p: UnsafePointer<UInt8>, _ bodyEnd: Int, _ checked: Bool, _ count: Int, _ starts: UnsafeMutablePointer<UInt8>,
         _ reports: inout some NMEAReportSink
     ) -> Bool {
         let fields = NMEAFields(base: p + 1, starts: starts, count: count)
@@ -204,6 +205,15 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             p[8] == 0x30, bodyEnd == 9 || p[9] == 0x2C
         {
             cycle.applyPSTI030(fields, reports: &reports)
+            return true
+        }
+        if bodyEnd >= 8, p[2] == 0x54, p[3] == 0x4E, p[4] == 0x54, p[5] == 0x48, p[6] == 0x54, p[7] == 0x4D,
+            bodyEnd == 8 || p[8] == 0x2C
+        {
+            guard Attitude.isCompletePTNTHTM(fields, checked: checked) else { return false }
+            var attitude = Attitude(ptnthtm: fields)
+            attitude.device = cycle.device
+            reports.attitude(attitude)
             return true
         }
         return false

@@ -143,14 +143,14 @@ package final class ReportForwarder: Sendable {
                 if !Self.isActive(locationState) { lastSky = nil }
                 state.withLock { Self.note(active: Self.isActive(locationState), in: &$0) }
             case .sentence(let sentence):
-                // A GST sentence is also gpsd's GST report, an HDT its ATT, after the sentence as gpsd sends them; a
+                // A GST sentence is also gpsd's GST report, an HDT or a `$PTNTHTM` its ATT, after the sentence as gpsd sends them; a
                 // GST is dated with the latest fix's date.
                 var report: GPSDListenerReport?
                 if let noise = PseudorangeNoise(gstSentence: sentence, date: lastFixTime, device: devicePath) {
                     var object: [UInt8] = []
                     writer.appendGST(noise, newline: false, to: &object)
                     report = .gst(object)
-                } else if let attitude = Attitude(hdtSentence: sentence, device: devicePath) {
+                } else if let attitude = Attitude(sentence: sentence, device: devicePath) {
                     var object: [UInt8] = []
                     writer.appendATT(attitude, newline: false, to: &object)
                     report = .att(object)
