@@ -1,7 +1,9 @@
 /// Turns NMEA times of day and dates into full UTC instants.
 ///
 /// GGA, GLL and GNS carry only a time of day; RMC adds a two-digit-year date and ZDA a four-digit-year date. The
-/// clock keeps the last date and rolls it over at midnight.
+/// clock keeps the last date and moves it to the next day when a time's hour is below the last time's, as gpsd
+/// 3.22's `merge_hhmmss` does: at midnight, and also where time goes back across an hour (a log made of two
+/// recordings), until the next RMC or ZDA sets the date again.
 ///
 /// Century rule for RMC's two-digit year: once a ZDA has given a four-digit year, its century is used (moving to
 /// the next century when the year goes from 99 to 00); before any ZDA, years 80–99 are 1980–1999 and 00–79 are
@@ -31,10 +33,10 @@ struct NMEAClock: Sendable {
     /// The day number of `dateKey`; apart from `day`, which moves on at midnight while the date sent may not.
     private var dateDays = 0
 
-    /// The instant for `timeOfDay` (ms since midnight) on the current date, rolling the date over at midnight;
-    /// `nil` until a date is known.
+    /// The instant for `timeOfDay` (ms since midnight) on the current date, moving the date to the next day when
+    /// the hour went down; `nil` until a date is known.
     mutating func resolve(timeOfDay: Int) -> GNSSTime? {
-        if let last = lastTimeOfDay, timeOfDay + 43_200_000 < last, day != nil {
+        if let last = lastTimeOfDay, timeOfDay / 3_600_000 < last / 3_600_000, day != nil {
             day! += 1
         }
         lastTimeOfDay = timeOfDay
