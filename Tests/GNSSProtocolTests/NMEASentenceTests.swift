@@ -183,7 +183,9 @@ import Testing
 
     /// gpsd 3.22 (checked with gpsdecode): once a DBT has been seen it reports after every sentence without a time
     /// and never at GGA/RMC/GLL, so a cycle's last report carries the VTG that follows the RMC and leaves out a GLL
-    /// of the same time that comes after the last untimestamped sentence. Without DBT it reports at the ender.
+    /// of the same time that comes after the last untimestamped sentence. We report at the same sentences when the
+    /// cycle changed: at the HDG (the GGA so far) and at the VTG, as gpsd, the last one as gpsd's last. Without DBT
+    /// it reports at the ender.
     @Test func afterADepthSentenceACycleIsReportedAsOfItsLastSentenceWithoutATime() {
         func laterCycles(depth: Bool, trailingGLL: Bool) -> [Fix] {
             Self.decode(Self.chartplotter(depth: depth, trailingGLL: trailingGLL)).fixes.filter {
@@ -192,8 +194,14 @@ import Testing
         }
         let knots = 1852.0 / 3600
         for trailingGLL in [false, true] {
-            let fixes = laterCycles(depth: true, trailingGLL: trailingGLL)
-            #expect(fixes.count == 3)
+            let reports = laterCycles(depth: true, trailingGLL: trailingGLL)
+            #expect(reports.count == 6)
+            // The first report of each cycle, at the HDG, has the GGA's position.
+            for (k, fix) in reports.enumerated() where k % 2 == 0 {
+                #expect(abs(fix.latitude! - (48 + (7 + Double(k / 2 + 1) * 0.01) / 60)) < 1e-9)
+            }
+            let fixes = reports.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            #expect(Set(fixes.map(\.time)).count == 3)
             for (k, fix) in fixes.enumerated() {
                 // The RMC's position (not the trailing GLL's), the VTG's speed and track (not the RMC's), and the
                 // altitude of the GGA earlier in the cycle.

@@ -8,8 +8,9 @@
 /// gpsd stops learning enders and reports after every sentence that carries no time (VTG, GSA, GSV, ZDA and
 /// anything it does not decode, such as a chartplotter's HDG), never at GGA, RMC or GLL. A cycle's last report is
 /// then its state as of its last untimestamped sentence: it includes a VTG that follows the RMC, and leaves out a
-/// GGA stamped with this cycle's time that arrives just before the next cycle begins. In that mode we keep that
-/// state and report it when the next cycle begins.
+/// GGA stamped with this cycle's time that arrives just before the next cycle begins. In that mode we report at the
+/// same sentences, when the cycle changed since our last report of it: the last report of a cycle is gpsd's, as
+/// soon as gpsd sends it, without gpsd's repeats.
 struct CycleAssembler: Sendable {
     /// Knots to metres per second, gpsd's `KNOTS_TO_MPS`.
     static let knotsToMetresPerSecond = 1852.0 / 3600.0
@@ -31,14 +32,9 @@ struct CycleAssembler: Sendable {
     private(set) var skyViewsReported = 0
     /// Whether a DBT has been seen: gpsd's continuation mode (see the type's documentation).
     private(set) var continuation = false
-    /// In continuation mode, whether `fix` is the cycle as of its last sentence without a time (what gpsd last
-    /// reported); once a timestamped sentence of the same cycle changes it, that state is kept in `lastReportable`.
-    private var fixIsReportable = false
-    /// The kept state, meaningful while `hasLastReportable`. Not an optional `Fix`: clearing or testing that
-    /// would move the whole fix through memory at every new cycle.
-    private var lastReportable = Fix()
-    /// Whether `lastReportable` holds this cycle's kept state.
-    private var hasLastReportable = false
+    /// In continuation mode, the cycle as last reported, meaningful while `reported`: a sentence without a time
+    /// reports the cycle again only when it changed since.
+    private var lastReported = Fix()
     /// The error model's last distance between the previous and this cycle's positions.
     var distanceCache: DistanceCache?
     /// The error estimates the sentence being applied gave itself (cleared by `sentenceDone`).
@@ -81,12 +77,6 @@ struct CycleAssembler: Sendable {
             startCycle(&reports)
             startedCycle = true
         } else {
-            if fixIsReportable {
-                // This sentence is about to change the state gpsd last reported: keep that state first.
-                lastReportable = fix
-                hasLastReportable = true
-                fixIsReportable = false
-            }
             // The cycle goes on after it was reported at an ender, with another type that ended cycles before:
             // gpsd, which keeps every type that ever ended a cycle as an ender, reports the cycle again at this
             // sentence, and so does this assembler.
@@ -115,15 +105,13 @@ struct CycleAssembler: Sendable {
         if fix.device == nil { fix.device = device }
         hasContent = false
         reported = false
-        fixIsReportable = false
-        hasLastReportable = false
     }
 
-    /// Reports the cycle in progress if it was not reported yet: in continuation mode as of its last sentence
-    /// without a time (all of it when it had none).
+    /// Reports the cycle in progress if it was not reported yet (in continuation mode: it had no sentence without a
+    /// time).
     private mutating func reportUnreported(_ reports: inout some NMEAReportSink) {
         guard hasContent && !reported else { return }
-        report(last: !fixIsReportable && hasLastReportable, &reports)
+        report(&reports)
     }
 
     /// Reports the cycle when `type` is its learned ender or reports it again (never in continuation mode).
@@ -131,7 +119,7 @@ struct CycleAssembler: Sendable {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
         applyErrorModel()
         if (detector.ends(type) || endsAgain) && !reported && hasContent && !continuation {
-            report(last: false, &reports)
+            report(&reports)
         }
         endsAgain = false
     }
@@ -143,7 +131,8 @@ struct CycleAssembler: Sendable {
 
     /// Called after every sentence that passed its checksum. As gpsd after every sentence: a cycle without a
     /// speed so far gets one from the distance to the previous cycle's position. In continuation mode a sentence
-    /// without a time is where gpsd reports, so the cycle's state is kept as it is now. Until a cycle has ended,
+    /// without a time is where gpsd reports, so the cycle is reported when it changed since its last report. Until
+    /// a cycle has ended,
     /// the gpsd daemon reports after every sentence that set a position or mode; so does this assembler when
     /// `reportsFirstCycleEachSentence`.
     @inline(__always)
@@ -151,13 +140,16 @@ struct CycleAssembler: Sendable {
         if fix.speed == nil && fix.mode >= .twoD { deriveSpeed() }
         applyErrorModel()
         if let time = fix.time { timedFixes.record(time: time, mode: fix.mode, altitude: fix.altitudeMSL != nil) }
-        if continuation && !timedSentence && hasContent { fixIsReportable = true }
+        if continuation && !timedSentence && hasContent && (!reported || fix != lastReported) {
+            report(&reports)
+            lastReported = fix
+        }
         timedSentence = false
         startedCycle = false
         sentenceErrors = []
         if setPositionOrMode {
             setPositionOrMode = false
-            if reportsFirstCycleEachSentence && !detector.hasEnded && !continuation { report(last: false, &reports) }
+            if reportsFirstCycleEachSentence && !detector.hasEnded && !continuation { report(&reports) }
         }
     }
 
@@ -171,15 +163,11 @@ struct CycleAssembler: Sendable {
         if speed <= 9_999.9 { fix.speed = speed }
     }
 
-    /// Reports the cycle's state as gpsd would: `lastReportable` when `last`, else `fix`.
-    private mutating func report(last: Bool, _ reports: inout some NMEAReportSink) {
+    /// Reports the cycle's state as gpsd would.
+    private mutating func report(_ reports: inout some NMEAReportSink) {
         reported = true
         fixesReported += 1
-        if last {
-            Self.report(&lastReportable, previous: lastCycle, &reports)
-        } else {
-            Self.report(&fix, previous: lastCycle, &reports)
-        }
+        Self.report(&fix, previous: lastCycle, &reports)
     }
 
     /// Reports `state` as gpsd reports it. The fields gpsd leaves out are masked in `state` itself for the call and
