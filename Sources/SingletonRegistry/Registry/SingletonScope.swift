@@ -34,9 +34,13 @@ package final class SingletonScope: AppSingletons {
     let enclosingScope: SingletonScope?
     /// The values with a lifecycle the scope came to hold, in order, each to be shut down once when it ends.
     private var lifecycleBoxes: [AnySingletonBox] = []
+    /// Whether `lifecycleBoxes` holds any: what ``end()`` asks, without the dynamic exclusivity check that reading
+    /// the array costs (its `append` may release a buffer, so the optimizer keeps every access to it checked).
+    private var holdsLifecycleBoxes = false
 
-    /// What a scope entered in a test process knows of its test; `nil` elsewhere.
-    var testRecord: SingletonTestRecord?
+    /// What a scope entered in a test process knows of its test; `nil` elsewhere. A constant, so that setting it
+    /// costs no dynamic exclusivity check.
+    let testRecord: SingletonTestRecord?
 
     private init(parent: AppSingletons, enclosing: SingletonScope?, token: UInt64) {
         enclosingScope = enclosing
@@ -115,6 +119,7 @@ package final class SingletonScope: AppSingletons {
     override func didHold(_ box: AnySingletonBox) {
         guard !box.isLive, box.hasLifecycle else { return }
         lifecycleBoxes.append(box)
+        holdsLifecycleBoxes = true
     }
 
     /// Ends the scope, synchronously on the actor and so between two of its jobs: no task finds it as its scope any
@@ -124,7 +129,7 @@ package final class SingletonScope: AppSingletons {
     func end() -> Bool {
         ScopeTable.release(token)
         hasEnded = true
-        return !lifecycleBoxes.isEmpty
+        return holdsLifecycleBoxes
     }
 
     /// Ends the scope (``end()``) and shuts down what it held: one call, so that code off the actor leaves a scope
@@ -141,6 +146,7 @@ package final class SingletonScope: AppSingletons {
         precondition(hasEnded, "a scope shut down before it ended")
         let boxes = lifecycleBoxes
         lifecycleBoxes = []
+        holdsLifecycleBoxes = false
         var done: Set<ObjectIdentifier> = []
         for box in boxes.reversed() where !box.madeForTest { await Self.shutDown(box, unlessIn: &done) }
         for box in boxes.reversed() where box.madeForTest { await Self.shutDown(box, unlessIn: &done) }
