@@ -113,8 +113,8 @@ public class AppSingletons {
     @usableFromInline @_effects(releasenone)
     final func fastReadBox(_ id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
         guard kind == .processWide else { return chainedBox(for: id) }
-        if ScopeTable.count == 0 { return storage.unretainedBox(for: id) }
-        guard let entry = ScopeTable.entryOfCurrentTask() else { return storage.unretainedBox(for: id) }
+        if ScopeTable.count == 0 { return unretainedBox(for: id) }
+        guard let entry = ScopeTable.entryOfCurrentTask() else { return unretainedBox(for: id) }
         // Borrowed in place: `chainedBox` releases nothing, and the table holds the scope for this job. (Not
         // `Unmanaged._withUnsafeGuaranteedRef`: its closure would be isolated, and checked dynamically every read.)
         return entry.pointee.scope.unsafelyUnwrapped.chainedBox(for: id)
@@ -133,7 +133,7 @@ public class AppSingletons {
         // A live value being made reads live values, whoever asked for it: no scope's value becomes part of it.
         let liveRoot = RegistryContext.liveRoot
         if LiveSingletons.isMaking {
-            if let box = liveRoot.storage.unretainedBox(for: id) { return box }
+            if let box = liveRoot.unretainedBox(for: id) { return box }
             return Unmanaged.passUnretained(liveRoot.holdLiveBox(of: key))
         }
         let container = acting
@@ -156,8 +156,16 @@ public class AppSingletons {
     /// scopes that have ended; it only looks, and releases nothing.
     @_effects(releasenone)
     final func chainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
-        if !hasEnded, let box = storage.unretainedBox(for: id) { return box }
+        if !hasEnded, let box = unretainedBox(for: id) { return box }
         return enclosing?.chainedBox(for: id)
+    }
+
+    /// The box this container holds itself under `id`, unretained: its storage owns the box until a store replaces
+    /// it, which cannot happen before the caller, synchronous on ``RegistryActor``, is done with it.
+    @inline(__always)
+    private final func unretainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
+        guard let box = storage.box(for: id) else { return nil }
+        return Unmanaged.passUnretained(box)
     }
 
     /// The value in `box`, which holds `Key`'s, copied out without retaining the box.

@@ -31,9 +31,9 @@ public func withSingletons<R>(
     let onActor = RegistryActor.isShared(isolation)
     let scope: SingletonScope
     if onActor {
-        switch RegistryActor.enterScope(configure, isolation: isolation) {
+        switch ScopeTable.enter(configure, isolation: isolation) {
         case .success(let entered): scope = entered
-        case .failure(let error): try RegistryActor.rethrow(error, from: configure)
+        case .failure(let error): try ScopeTable.rethrow(error, from: configure)
         }
     } else {
         scope = try await SingletonScope.enter(configure)
@@ -53,7 +53,7 @@ public func withSingletons<R>(
 @inlinable
 func leave(_ scope: SingletonScope, onActor: Bool, isolation: isolated (any Actor)?) async {
     if onActor {
-        if RegistryActor.end(scope, isolation: isolation) { await scope.shutDownEnded() }
+        if ScopeTable.end(scope, isolation: isolation) { await scope.shutDownEnded() }
     } else {
         await scope.leave()
     }

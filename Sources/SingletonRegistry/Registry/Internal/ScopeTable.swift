@@ -9,6 +9,7 @@
 /// Entries hold their scopes strongly, until released. A scope is never reused: a reference to one that has ended,
 /// strong, weak or unowned, keeps naming that scope (CONCURRENCY.md, "The scope table").
 @RegistryActor
+@usableFromInline
 enum ScopeTable {
     /// One slot: the token of the scope in it (0 where free) and that scope.
     struct Entry {
@@ -20,19 +21,19 @@ enum ScopeTable {
     /// never holds a scope, so token 0 means "no scope"), the next serial, how many scopes are active (a read checks
     /// only this while none is), and `SingletonScope.tokenLocal`, unretained.
     struct State {
-        var entries = RegistryTable<Entry>()
-        var freeSlots = RegistryTable<Int>()
+        var entries = Table<Entry>()
+        var freeSlots = Table<Int>()
         var slotCount = 1
         var nextSerial: UInt64 = 1
         var count = 0
         var tokenLocal: Unmanaged<TaskLocal<UInt64>>? = nil
     }
 
-    /// Its part of ``RegistryTables``.
-    private static var state: State {
-        _read { yield RegistryTables.state.scopes }
-        _modify { yield &RegistryTables.state.scopes }
-    }
+    /// The table. A variable of trivial types with a constant initial value, so it is initialised statically and
+    /// using it makes no lazy-initialisation check (`swift_once`), which every read would otherwise pay. Unchecked
+    /// for exclusivity, which is sound because only ``RegistryActor`` touches it, synchronously, and no access to it
+    /// is held across a call that could reach it again (CONCURRENCY.md, "The scope table").
+    @exclusivity(unchecked) private static var state = State()
 
     private static let slotBits: UInt64 = 24
     private static let slotMask: UInt64 = (1 << slotBits) - 1
@@ -120,4 +121,132 @@ enum ScopeTable {
     }
 
     private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & slotMask) }
+
+    /// Elements in memory the table allocates, reached by index, with a count of those in use: the scopes' entries by
+    /// slot and the free slots (a stack). Its fields are of trivial types, so ``State``, which holds it, is
+    /// initialised statically. A value, not an owner: copying one copies the pointer, so only ``State`` holds one.
+    /// The memory is never freed, except what a growing table leaves behind.
+    struct Table<Element> {
+        /// The elements, `nil` until the first ``grow(toHold:filling:)`` or ``push(_:)``.
+        private(set) var base: UnsafeMutablePointer<Element>?
+        /// How many elements `base` has room for, all initialised when the table was grown with a filling.
+        private(set) var capacity = 0
+        /// How many elements are in use: a stack's height, or however the owner counts.
+        var count = 0
+
+        /// An empty table, with no memory.
+        init() {}
+
+        /// The element at `index`, which is below ``capacity``.
+        subscript(index: Int) -> Element {
+            get { base.unsafelyUnwrapped[index] }
+            nonmutating set { base.unsafelyUnwrapped[index] = newValue }
+        }
+
+        /// Makes room for `index` (at least 16 elements, at least double), keeping the elements there are and setting
+        /// the new ones to `empty`.
+        mutating func grow(toHold index: Int, filling empty: Element) {
+            let newCapacity = Swift.max(16, capacity * 2, index + 1)
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+            if let base { grown.moveInitialize(from: base, count: capacity) }
+            (grown + capacity).initialize(repeating: empty, count: newCapacity - capacity)
+            base?.deallocate()
+            base = grown
+            capacity = newCapacity
+        }
+
+        /// Replaces every element with `empty`, in memory of at least `capacity` elements (a power of two for a hashed
+        /// table); the elements there were are dropped.
+        mutating func reset(capacity newCapacity: Int, filling empty: Element) {
+            if let base {
+                base.deinitialize(count: capacity)
+                base.deallocate()
+            }
+            base = .allocate(capacity: newCapacity)
+            base.unsafelyUnwrapped.initialize(repeating: empty, count: newCapacity)
+            capacity = newCapacity
+        }
+
+        /// Puts `element` on top of a stack, growing it when full.
+        mutating func push(_ element: Element) {
+            if count == capacity {
+                let newCapacity = Swift.max(16, capacity * 2)
+                let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+                if let base {
+                    grown.moveInitialize(from: base, count: count)
+                    base.deallocate()
+                }
+                base = grown
+                capacity = newCapacity
+            }
+            (base.unsafelyUnwrapped + count).initialize(to: element)
+            count &+= 1
+        }
+
+        /// Takes the element on top of a stack, if any.
+        mutating func pop() -> Element? {
+            guard count != 0 else { return nil }
+            count &-= 1
+            return (base.unsafelyUnwrapped + count).move()
+        }
+
+        /// Frees the memory, whose elements are trivial or already moved out.
+        mutating func deallocate() {
+            base?.deallocate()
+            base = nil
+            capacity = 0
+            count = 0
+        }
+    }
+}
+
+/// Entering and leaving the table from code that runs on ``RegistryActor`` but is isolated to it only
+/// through an `isolated (any Actor)?` parameter (``withSingletons(_:isolation:operation:)`` called on the actor):
+/// synchronous calls, where `await` would switch executors twice for each.
+///
+/// Each checks that `isolation` is ``RegistryActor/shared``; code isolated to an actor runs on that actor's
+/// executor, so the actor's isolated function may run there synchronously, called through a function value whose
+/// type has lost its `@RegistryActor`, as `MainActor.assumeIsolated` calls its operation (CONCURRENCY.md, "Entering
+/// a scope on the actor").
+extension ScopeTable {
+    /// `SingletonScope.enter(configure)`, synchronously, from code isolated to `isolation`, the registry's actor; what
+    /// `configure` threw, if it did, as a failure (thrown again by ``rethrow(_:from:)``).
+    @usableFromInline
+    static func enter(
+        _ configure: @RegistryActor (AppSingletons) throws -> Void, isolation: isolated (any Actor)?
+    ) -> Result<SingletonScope, any Error> {
+        precondition(RegistryActor.isShared(isolation), "a scope entered synchronously off the registry's actor")
+        typealias Configure = @RegistryActor (AppSingletons) throws -> Void
+        var enter: @RegistryActor (Configure) throws -> SingletonScope = { try SingletonScope.enter($0) }
+        // The compiler reabstracts `configure` for this call through a thunk it allocates: one allocation, against
+        // the four executor switches of awaiting `enter` and `deactivate`.
+        let enterHere = withUnsafePointer(to: &enter) {
+            UnsafeRawPointer($0).load(as: ((Configure) throws -> SingletonScope).self)
+        }
+        do {
+            return .success(try enterHere(configure))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Throws `error`, which `configure` threw: a function of `configure`'s thrown type, so that a `rethrows`
+    /// caller may call it.
+    @inlinable
+    nonisolated static func rethrow<Failure: Error>(
+        _ error: any Error, from configure: @RegistryActor (AppSingletons) throws(Failure) -> Void
+    ) throws(Failure) -> Never {
+        throw error as! Failure
+    }
+
+    /// `scope.end()`, synchronously, from code isolated to `isolation`, the registry's actor.
+    @usableFromInline
+    static func end(_ scope: SingletonScope, isolation: isolated (any Actor)?) -> Bool {
+        precondition(RegistryActor.isShared(isolation), "a scope left synchronously off the registry's actor")
+        var end: @RegistryActor (SingletonScope) -> Bool = { $0.end() }
+        let endHere = withUnsafePointer(to: &end) {
+            UnsafeRawPointer($0).load(as: ((SingletonScope) -> Bool).self)
+        }
+        return endHere(scope)
+    }
 }

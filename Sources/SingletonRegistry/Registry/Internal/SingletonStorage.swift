@@ -36,26 +36,22 @@ struct SingletonStorage {
         return boxes
     }
 
-    /// The box under `id`, if any.
+    /// The box under `id`, if any: the lookup of every read, which finds the first box without unwrapping it again.
+    @inline(__always)
     func box(for id: ObjectIdentifier) -> AnySingletonBox? {
-        position(of: id).map(box(at:))
+        guard let first else { return nil }
+        if slots.isEmpty {
+            if first.id == id { return first }
+            for index in others.indices where others[index].id == id { return others[index] }
+            return nil
+        }
+        guard let position = hashedPosition(of: id) else { return nil }
+        return position == 0 ? first : others[position &- 1]
     }
 
-    /// The box under `id`, if any, unretained: valid while this storage is neither changed nor released.
-    func unretainedBox(for id: ObjectIdentifier) -> Unmanaged<AnySingletonBox>? {
-        guard let position = position(of: id) else { return nil }
-        if position == 0 { return Unmanaged.passUnretained(first.unsafelyUnwrapped) }
-        return Unmanaged.passUnretained(others[position &- 1])
-    }
-
-    /// The box at `position` in the order of adding.
-    private func box(at position: Int) -> AnySingletonBox {
-        position == 0 ? first.unsafelyUnwrapped : others[position &- 1]
-    }
-
-    /// The key of the box at `position`, read without retaining the box.
+    /// The key of the box at `position`, an existing position.
     private func id(at position: Int) -> ObjectIdentifier {
-        position == 0 ? first.unsafelyUnwrapped.id : others[position &- 1].id
+        position == 0 ? first!.id : others[position &- 1].id
     }
 
     /// The position in the order of adding of the box under `id`, if any.
@@ -66,6 +62,11 @@ struct SingletonStorage {
             for index in others.indices where others[index].id == id { return index &+ 1 }
             return nil
         }
+        return hashedPosition(of: id)
+    }
+
+    /// The position of the box under `id` found through the hash table, which is built.
+    private func hashedPosition(of id: ObjectIdentifier) -> Int? {
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: Self.hash(id) >> shift)
         while true {
