@@ -39,7 +39,6 @@ public struct NMEADecoder: Sendable {
         s.tooLong = f.tooLong
         s.truncated = f.truncated
         s.noiseBytes = f.noiseBytes
-        s.badChecksum &+= f.badChecksum
         s.binaryPackets = f.binaryPackets
         s.comments = f.comments
         return s

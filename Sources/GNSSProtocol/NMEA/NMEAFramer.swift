@@ -103,7 +103,7 @@ struct NMEAFramer: Sendable {
                     if let leapSeconds { sink.leapSeconds(leapSeconds) }
                     state = .idle
                 case .dropped:
-                    statistics.badChecksum += 1
+                    statistics.noiseBytes += binary.bytesRead
                     state = .idle
                 }
             case .comment:

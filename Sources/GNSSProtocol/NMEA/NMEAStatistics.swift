@@ -4,8 +4,7 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     public var sentences = 0
     /// Sentences decoded by a supported sentence parser (GGA, RMC, GLL, GNS, GSA, GSV, VTG, ZDA).
     public var decoded = 0
-    /// Sentences dropped because their `*HH` checksum did not match, and u-blox UBX packets dropped because their
-    /// checksum did not match or their length was over 9,216 bytes.
+    /// Sentences dropped because their `*HH` checksum did not match.
     public var badChecksum = 0
     /// Sentences dropped because they were longer than 102 bytes from `$` through the checksum, as gpsd allows
     /// (real Trimble and SkyTraq sentences exceed the standard's 82).
@@ -17,7 +16,8 @@ public struct NMEAStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Sentences cut short by a new `$`/`!` (two sentences spliced together), by a non-printable byte, or by the
     /// end of the input before their line end.
     public var truncated = 0
-    /// Bytes skipped outside any sentence: binary noise, stray characters (comment lines are not counted).
+    /// Bytes skipped outside any sentence: binary noise, stray characters, u-blox UBX packets dropped because their
+    /// checksum did not match or their length was over 9,216 bytes (comment lines are not counted).
     public var noiseBytes = 0
     /// u-blox UBX packets framed between the sentences (their leap seconds are used, the rest skipped).
     public var binaryPackets = 0

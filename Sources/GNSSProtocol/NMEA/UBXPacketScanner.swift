@@ -20,7 +20,8 @@ struct UBXPacketScanner: Sendable {
         case notAPacket
         /// A packet ended with its checksum; `leapSeconds` is the GPS−UTC offset it states, if any.
         case packet(leapSeconds: Int?)
-        /// A packet whose length is over the limit or whose checksum does not match, dropped.
+        /// A packet whose length is over the limit or whose checksum does not match, dropped: its bytes
+        /// (``bytesRead``) are noise.
         case dropped
     }
 
@@ -35,6 +36,8 @@ struct UBXPacketScanner: Sendable {
 
     /// Header bytes read after `B5` (the second sync byte counts as the first): 0 to 5.
     private var headerBytes = 0
+    /// The bytes of the packet read so far, `B5` included: what a dropped packet counts as noise.
+    private(set) var bytesRead = 1
     private var length = 0
     private var payloadRead = 0
     private var checksumA: UInt8 = 0
@@ -77,10 +80,14 @@ struct UBXPacketScanner: Sendable {
             case 3: length = Int(c)
             default:
                 length |= Int(c) << 8
-                if length > Self.maximumPayloadLength { return (i + 1, .dropped) }
+                if length > Self.maximumPayloadLength {
+                    bytesRead += 1
+                    return (i + 1, .dropped)
+                }
             }
             if headerBytes != 0 { sum(c) }
             headerBytes += 1
+            bytesRead += 1
             i += 1
         }
         while i < n, payloadRead < length {
@@ -91,15 +98,18 @@ struct UBXPacketScanner: Sendable {
             }
             sum(c)
             payloadRead += 1
+            bytesRead += 1
             i += 1
         }
         while i < n, headerBytes == 5, payloadRead == length, checksumBytes < 2 {
             if checksumBytes == 0 {
                 expectedA = p[i]
             } else if expectedA != checksumA || p[i] != checksumB {
+                bytesRead += 1
                 return (i + 1, .dropped)
             }
             checksumBytes += 1
+            bytesRead += 1
             i += 1
         }
         guard checksumBytes == 2 else { return (i, .needsMore) }
