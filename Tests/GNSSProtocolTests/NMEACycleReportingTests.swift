@@ -42,6 +42,30 @@ import Testing
         #expect(decoder.statistics.fixes == 5)
     }
 
+    /// The start of gpsd's `hemi.log`: GGAs without a time saying "no fix", a ZDA each second. gpsd 3.22 forces a
+    /// report of each such GGA, and its daemon sends a TPV of mode 1 with the last ZDA's time (none before the first
+    /// ZDA), two per second here, as `gpspipe -w` shows it beside `gpsfake` replaying the log; `gpsdecode` prints
+    /// none, and neither does a recording decoder.
+    @Test func aGGAWithoutATimeSayingNoFixIsReportedByTheLiveDecoderAsGpsdDoes() {
+        let text = [
+            "$GPHDT,,T*1B", "$GPGGA,,,,,,0,,,,M,,M,,*66", "$GPVTG,,T,,M,,N,,K,N*2C",
+            "$GPZDA,193913.00,07,09,2018,00,00*63", "$GPHDT,,T*1B", "$GPGGA,,,,,,0,,,,M,,M,,*66",
+            "$GPVTG,,T,,M,,N,,K,N*2C", "$GPHDT,,T*1B", "$GPGGA,,,,,,0,,,,M,,M,,*66", "$GPVTG,,T,,M,,N,,K,N*2C",
+            "$GPZDA,193914.00,07,09,2018,00,00*64", "$GPHDT,,T*1B", "$GPGGA,,,,,,0,,,,M,,M,,*66",
+        ].map { $0 + "\r\n" }.joined()
+        var live = NMEADecoder(liveDevice: "/dev/ttyUSB0")
+        let fixes = Self.fixes(&live, Array(text.utf8))
+        #expect(fixes.map(\.lines) == [2, 6, 9, 13])
+        #expect(fixes.allSatisfy { $0.fix.mode == .noFix && $0.fix.latitude == nil })
+        #expect(
+            fixes.map { $0.fix.time?.iso8601 } == [
+                nil, "2018-09-07T19:39:13.000Z", "2018-09-07T19:39:13.000Z", "2018-09-07T19:39:14.000Z",
+            ])
+        var recording = NMEADecoder(device: "log")
+        #expect(Self.fixes(&recording, Array(text.utf8)).isEmpty)
+        #expect(recording.statistics.malformed == 4)
+    }
+
     /// gpsdecode reports the first cycle once, complete, when the next begins; then at the ender, learned from
     /// that first cycle.
     @Test func aRecordingDecoderReportsTheFirstCycleWhenTheNextBegins() {

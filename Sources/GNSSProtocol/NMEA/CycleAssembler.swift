@@ -124,6 +124,20 @@ struct CycleAssembler: Sendable {
         endsAgain = false
     }
 
+    /// A GGA without a time whose fix quality is 0 (`$GPGGA,,,,,,0,,,,M,,M,,`, as Quectel and Hemisphere receivers
+    /// send before their first fix): gpsd 3.22's `processGGA` forces a report of it, past its cycle detector, and
+    /// the daemon sends a TPV of mode 1 with the cycle's time so far (a ZDA's, or none). `gpsdecode` prints none, so
+    /// only a decoder that reports as the daemon does (`reportsFirstCycleEachSentence`) reports it; returns whether
+    /// it did. The cycle is not otherwise changed (gpsd also clears its date, which would leave the next timed
+    /// sentence without one; this decoder keeps it).
+    mutating func reportNoFixWithoutTime(_ reports: inout some NMEAReportSink) -> Bool {
+        guard reportsFirstCycleEachSentence else { return false }
+        if fix.device == nil { fix.device = device }
+        fix.mode = .noFix
+        report(&reports)
+        return true
+    }
+
     /// Enters gpsd's continuation mode for good: the stream sent a DBT (depth) sentence.
     mutating func cycleContinuer() {
         continuation = true

@@ -150,9 +150,17 @@ struct NMEASentenceDecoder: NMEASentenceSink, Sendable {
             return
         }
         // A time field that is not a time (`256161`, `12a519`, empty) cannot say which cycle the sentence belongs
-        // to: the sentence is malformed, and neither starts a cycle nor joins the current one.
+        // to: the sentence is malformed, and neither starts a cycle nor joins the current one. (A GGA without a time
+        // that says "no fix" is also gpsd's forced no-fix report, which the daemon sends.)
         if let timeField = type.timeField {
             guard let time = fields.timeOfDay(timeField) else {
+                if type == .gga, fields.isEmpty(1), !fields.isEmpty(6), fields.leadingInt(6) == 0,
+                    cycle.reportNoFixWithoutTime(&reports)
+                {
+                    tallies.decoded += 1
+                    cycle.sentenceDone(&reports)
+                    return
+                }
                 tallies.malformed += 1
                 return
             }
