@@ -39,4 +39,19 @@ import Testing
         let without = Self.stream.split(separator: "\r\n").filter { !$0.contains("GST") }.map { $0 + "\r\n" }.joined()
         #expect(withGST == NMEADecoder.decode(Array(without.utf8)).events)
     }
+
+    /// A relayed GST is dated with the latest fix's date, moved to the next day when its hour is below the fix's,
+    /// as the decoder's clock moves its date (gpsd's `merge_hhmmss`): just past midnight, and where a stream goes
+    /// back across an hour; a GST in the fix's own hour keeps the date.
+    @Test func aRelayedGSTIsDatedAsTheDecodersClockDatesIt() {
+        let day: Int64 = 86_400_000
+        let fix = GNSSTime(millisecondsSince1970: 20_000 * day + (15 * 3_600 + 25 * 60) * 1_000)
+        func relayed(_ time: String) -> Int64? {
+            let sentence = Array((NMEAFramingTests.line("GPGST,\(time),1.3,,,,0.3,0.3,0.6") + "\r\n").utf8)
+            return PseudorangeNoise(gstSentence: sentence, date: fix, device: "x")?.time?.millisecondsSince1970
+        }
+        #expect(relayed("151000.00") == 20_000 * day + (15 * 3_600 + 10 * 60) * 1_000)
+        #expect(relayed("143306.00") == 20_001 * day + (14 * 3_600 + 33 * 60 + 6) * 1_000)
+        #expect(relayed("000000.50") == 20_001 * day + 500)
+    }
 }
