@@ -48,7 +48,9 @@ import Testing
 
             let expected = fixes.compactMap { $0.time.map { String(describing: $0) } }
             for (index, watcher) in received.enumerated() {
-                #expect(watcher.times.last == last, "watcher \(index) got \(watcher.times.count) fixes")
+                #expect(
+                    watcher.times.last == last,
+                    "watcher \(index) got \(watcher.times.count) fixes; its stream \(watcher.ended ?? "stayed open")")
                 #expect(zip(watcher.times, watcher.times.dropFirst()).allSatisfy { $0 < $1 }, "in order")
                 #expect(
                     watcher.times.count + watcher.toldDropped == expected.count,

@@ -14,6 +14,9 @@ final class WatcherSwarm: Sendable {
         var toldDropped = 0
         /// The bytes of a line not yet complete.
         var pending: [UInt8] = []
+        /// Why the stream ended before the last TPV, if it did: "end of file" (the listener closed it) or the read's
+        /// error (`Bad file descriptor` would mean something else in the process closed this descriptor).
+        var ended: String?
     }
 
     let descriptors: [Int32]
@@ -72,6 +75,7 @@ final class WatcherSwarm: Sendable {
             for (slot, index) in open.enumerated() where fds[slot].revents != 0 {
                 let count = chunk.withUnsafeMutableBytes { read(descriptors[index], $0.baseAddress!, $0.count) }
                 guard count > 0 else {
+                    received[index].ended = count == 0 ? "end of file" : String(cString: strerror(errno))
                     done[index] = true
                     continue
                 }
