@@ -20,8 +20,8 @@ public actor RegistryActor {
 
 extension RegistryActor {
     /// Whether `isolation`, the actor the caller is isolated to, is this one: then the caller runs on its executor,
-    /// as an `isolated` parameter guarantees, and may call its isolated code synchronously (``SingletonScope``'s
-    /// `enterSynchronously` and `deactivateSynchronously`).
+    /// as an `isolated` parameter guarantees, and may call its isolated code synchronously (``ScopeTable``'s
+    /// `enter(_:isolation:)` and `end(_:isolation:)`).
     @inlinable
     static func isShared(_ isolation: isolated (any Actor)?) -> Bool {
         guard let isolation else { return false }

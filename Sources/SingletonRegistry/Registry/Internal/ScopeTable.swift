@@ -219,7 +219,7 @@ extension ScopeTable {
         typealias Configure = @RegistryActor (AppSingletons) throws -> Void
         var enter: @RegistryActor (Configure) throws -> SingletonScope = { try SingletonScope.enter($0) }
         // The compiler reabstracts `configure` for this call through a thunk it allocates: one allocation, against
-        // the four executor switches of awaiting `enter` and `deactivate`.
+        // the four executor switches of awaiting `enter` and `end`.
         let enterHere = withUnsafePointer(to: &enter) {
             UnsafeRawPointer($0).load(as: ((Configure) throws -> SingletonScope).self)
         }
