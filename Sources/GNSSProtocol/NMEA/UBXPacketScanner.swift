@@ -36,8 +36,6 @@ struct UBXPacketScanner: Sendable {
 
     /// Header bytes read after `B5` (the second sync byte counts as the first): 0 to 5.
     private var headerBytes = 0
-    /// The bytes of the packet read so far, `B5` included: what a dropped packet counts as noise.
-    private(set) var bytesRead = 1
     private var length = 0
     private var payloadRead = 0
     private var checksumA: UInt8 = 0
@@ -48,6 +46,9 @@ struct UBXPacketScanner: Sendable {
     private var leapField: LeapField?
     private var leapByte: UInt8 = 0
     private var flagByte: UInt8 = 0
+
+    /// The bytes of the packet read so far, `B5` included: what a dropped packet counts as noise.
+    var bytesRead: Int { 1 + headerBytes + payloadRead + checksumBytes }
 
     /// Starts a packet: the `B5` was just read.
     mutating func begin() {
@@ -81,13 +82,12 @@ struct UBXPacketScanner: Sendable {
             default:
                 length |= Int(c) << 8
                 if length > Self.maximumPayloadLength {
-                    bytesRead += 1
+                    headerBytes += 1
                     return (i + 1, .dropped)
                 }
             }
             if headerBytes != 0 { sum(c) }
             headerBytes += 1
-            bytesRead += 1
             i += 1
         }
         while i < n, payloadRead < length {
@@ -98,18 +98,16 @@ struct UBXPacketScanner: Sendable {
             }
             sum(c)
             payloadRead += 1
-            bytesRead += 1
             i += 1
         }
         while i < n, headerBytes == 5, payloadRead == length, checksumBytes < 2 {
             if checksumBytes == 0 {
                 expectedA = p[i]
             } else if expectedA != checksumA || p[i] != checksumB {
-                bytesRead += 1
+                checksumBytes += 1
                 return (i + 1, .dropped)
             }
             checksumBytes += 1
-            bytesRead += 1
             i += 1
         }
         guard checksumBytes == 2 else { return (i, .needsMore) }

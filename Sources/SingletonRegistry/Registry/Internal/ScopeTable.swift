@@ -155,18 +155,6 @@ enum ScopeTable {
             capacity = newCapacity
         }
 
-        /// Replaces every element with `empty`, in memory of at least `capacity` elements (a power of two for a hashed
-        /// table); the elements there were are dropped.
-        mutating func reset(capacity newCapacity: Int, filling empty: Element) {
-            if let base {
-                base.deinitialize(count: capacity)
-                base.deallocate()
-            }
-            base = .allocate(capacity: newCapacity)
-            base.unsafelyUnwrapped.initialize(repeating: empty, count: newCapacity)
-            capacity = newCapacity
-        }
-
         /// Puts `element` on top of a stack, growing it when full.
         mutating func push(_ element: Element) {
             if count == capacity {
@@ -188,14 +176,6 @@ enum ScopeTable {
             guard count != 0 else { return nil }
             count &-= 1
             return (base.unsafelyUnwrapped + count).move()
-        }
-
-        /// Frees the memory, whose elements are trivial or already moved out.
-        mutating func deallocate() {
-            base?.deallocate()
-            base = nil
-            capacity = 0
-            count = 0
         }
     }
 }
